@@ -1,0 +1,30 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { AppDependencies } from './appDependencies.ts';
+import { buildOpenApiDocument } from './openApiDocument.ts';
+import { errorHandler } from './middleware/errorHandler.ts';
+import { requestScope } from './middleware/requestScope.ts';
+import { mountRoute, type AnyRoute } from './routeDefinition.ts';
+import { allRoutes } from './routes/index.ts';
+
+export interface BuiltApp {
+  app: Koa;
+  router: Router;
+  openApiDocument: ReturnType<typeof buildOpenApiDocument>;
+}
+
+export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes): BuiltApp {
+  const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
+  app.silent = true;
+  const router = new Router();
+  const openApiDocument = buildOpenApiDocument(routes);
+  for (const route of routes) mountRoute(router, route, deps);
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
+  app.use(requestScope(deps.log));
+  app.use(errorHandler());
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return { app, router, openApiDocument };
+}

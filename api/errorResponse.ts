@@ -1,0 +1,41 @@
+import { AppError, type ErrorCode } from '../domain/errors.ts';
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
+  internal: 500,
+};
+
+/** HTTP errors raised by Koa or its router (e.g. 405 from allowedMethods) keep their status with a matching code. */
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'invalid_input',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  501: 'not_implemented',
+};
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: string; message?: string };
+  expose: boolean;
+}
+
+/** The one place where failures become the spec's Error body; anything unexpected is a 500 that leaks nothing. */
+export function errorResponse(error: unknown): ErrorResponse {
+  if (error instanceof AppError) {
+    return { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (typeof status === 'number' && CODE_OF_STATUS[status] && (error as { expose?: boolean }).expose) {
+    return { status, body: { error: CODE_OF_STATUS[status]!, message: (error as Error).message }, expose: true };
+  }
+  return { status: 500, body: { error: 'internal', message: 'internal error' }, expose: false };
+}

@@ -1,0 +1,33 @@
+import { createServer, type Server } from 'node:http';
+import type Koa from 'koa';
+
+export interface RunningHttpServer {
+  server: Server;
+  port: number;
+  /** Stops accepting connections and resolves once in-flight requests finished, or after graceMs at the latest. */
+  close(graceMs: number): Promise<void>;
+}
+
+export async function listen(app: Koa, port: number, host: string): Promise<RunningHttpServer> {
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    close: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        // Idle keep-alive sockets would otherwise hold close() open until they time out.
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,25 @@
+import { ErrorBody, TenantIdQuery } from '../../domain/schemas/common.ts';
+import { TenantProductList } from '../../domain/schemas/entitlement.ts';
+import { listEntitlements } from '../../domain/entitlements/listEntitlements.ts';
+import { toTenantProduct } from '../../domain/entitlements/tenantProductResponse.ts';
+import { defineRoute } from '../routeDefinition.ts';
+
+export const entitlementRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/entitlements',
+    operationId: 'listEntitlements',
+    summary: "List a tenant's product entitlements",
+    tags: ['entitlements'],
+    query: TenantIdQuery,
+    responses: {
+      200: { description: 'entitlements', schema: TenantProductList },
+      400: { description: 'invalid input', schema: ErrorBody },
+      404: { description: 'no such tenant', schema: ErrorBody },
+    },
+    handler: async ({ query }, { em }) => ({
+      status: 200,
+      body: { items: (await listEntitlements(em, query.tenant_id)).map(toTenantProduct) },
+    }),
+  }),
+];

@@ -1,0 +1,18 @@
+import { apiKeyRoutes } from './apiKeyRoutes.ts';
+import { auditRoutes } from './auditRoutes.ts';
+import { catalogRoutes } from './catalogRoutes.ts';
+import { claimsRoutes } from './claimsRoutes.ts';
+import { entitlementRoutes } from './entitlementRoutes.ts';
+import { healthRoutes } from './healthRoutes.ts';
+import { tenantRoutes } from './tenantRoutes.ts';
+
+/** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
+export const allRoutes = [
+  ...healthRoutes,
+  ...tenantRoutes,
+  ...entitlementRoutes,
+  ...catalogRoutes,
+  ...apiKeyRoutes,
+  ...claimsRoutes,
+  ...auditRoutes,
+];

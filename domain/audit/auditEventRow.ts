@@ -1,0 +1,42 @@
+import type { AuditEvent } from '../schemas/audit.ts';
+
+export const AUDIT_COLUMNS =
+  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at';
+
+export interface AuditRow {
+  id: string | number;
+  action: string;
+  tenant_id: string | null;
+  project_id: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_type: string | null;
+  target_id: string | null;
+  target_type: string | null;
+  target_name: string | null;
+  product: string | null;
+  metadata: Record<string, unknown> | string | null;
+  source_ip: string | null;
+  user_agent: string | null;
+  created_at: Date | string;
+}
+
+const OPTIONAL_TEXT = [
+  'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id', 'target_type', 'target_name',
+  'product', 'source_ip', 'user_agent',
+] as const;
+
+/** Absent values are omitted rather than null: the spec's AuditEvent fields are optional, not nullable. */
+export function toAuditEvent(row: AuditRow): AuditEvent {
+  const event: AuditEvent = {
+    id: Number(row.id),
+    action: row.action,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+  for (const key of OPTIONAL_TEXT) {
+    const value = row[key];
+    if (value !== null) event[key] = value;
+  }
+  if (row.metadata !== null) event.metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+  return event;
+}

@@ -1,0 +1,14 @@
+import type { CatalogProductRecord } from '../entities/catalogProductEntity.ts';
+import type { CatalogEntry } from '../schemas/catalog.ts';
+
+export function toCatalogEntry(r: CatalogProductRecord): CatalogEntry {
+  const entry: CatalogEntry = {
+    key: r.key,
+    name: r.name,
+    description: r.description,
+    plans_required: r.plansRequired,
+    supports_trial: r.supportsTrial,
+  };
+  if (r.demoUrl) entry.demo_url = r.demoUrl;
+  return entry;
+}

@@ -1,0 +1,7 @@
+import { ApiKeyEntity } from './apiKeyEntity.ts';
+import { CatalogProductEntity } from './catalogProductEntity.ts';
+import { TenantEntity } from './tenantEntity.ts';
+import { TenantProductEntity } from './tenantProductEntity.ts';
+
+/** Every entity the ORM maps; the audit log is written with SQL only (see domain/audit). */
+export const entities = [TenantEntity, TenantProductEntity, CatalogProductEntity, ApiKeyEntity];

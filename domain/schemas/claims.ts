@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { Slug, Uuid } from './common.ts';
+import { TenantStatus } from './tenant.ts';
+
+export const ClaimsRequest = z
+  .object({
+    tenant_id: Uuid.optional(),
+    tenant_slug: Slug.optional(),
+    user_attrs: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'ClaimsRequest' });
+export type ClaimsRequest = z.infer<typeof ClaimsRequest>;
+
+export const Claims = z
+  .object({
+    tenant_id: Uuid,
+    tenant_slug: z.string(),
+    org_roles: z.array(z.string()).optional(),
+    products: z.array(z.string()).optional(),
+    plan: z.string(),
+    tenant_status: TenantStatus,
+  })
+  .meta({ id: 'Claims' });
+export type Claims = z.infer<typeof Claims>;

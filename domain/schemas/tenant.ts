@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { CalendarDate, DateTime, Slug, Uuid } from './common.ts';
+
+export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
+export const TENANT_KINDS = ['customer', 'demo'] as const;
+export const TenantStatus = z.enum(TENANT_STATUSES);
+export const TenantKind = z.enum(TENANT_KINDS);
+export type TenantStatus = z.infer<typeof TenantStatus>;
+export type TenantKind = z.infer<typeof TenantKind>;
+
+export const Tenant = z
+  .object({
+    id: Uuid,
+    slug: Slug,
+    name: z.string(),
+    status: TenantStatus,
+    kind: TenantKind,
+    plan: z.string(),
+    erp_customer_id: z.string().optional(),
+    payment_cust_id: z.string().optional().meta({ description: 'identifier of the customer at the payment processor' }),
+    trial_ends_at: DateTime.nullable().optional(),
+    contract_start: CalendarDate.nullable().optional(),
+    contract_end: CalendarDate.nullable().optional(),
+    sales_owner: z.string().optional(),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'Tenant' });
+export type Tenant = z.infer<typeof Tenant>;
+
+export const TenantCreate = z
+  .strictObject({
+    slug: Slug,
+    name: z.string().min(1).max(255),
+    plan: z.string().min(1).max(100).default('starter'),
+    kind: TenantKind.default('customer'),
+    sales_owner: z.string().max(255).optional(),
+    admin_email: z.email().max(254).optional().meta({ description: 'the IT_ADMIN to invite; enables identity provider provisioning' }),
+    admin_name: z.string().min(1).max(255).optional(),
+  })
+  .meta({ id: 'TenantCreate' });
+export type TenantCreate = z.infer<typeof TenantCreate>;
+
+export const TenantCreated = z
+  .object({
+    tenant: Tenant,
+    invite_url: z.string().optional().meta({ description: 'action-token URL; present only when provisioning succeeded' }),
+  })
+  .meta({ id: 'TenantCreated' });
+
+export const TenantActivate = z
+  .strictObject({
+    plan: z.string().min(1).max(100).optional(),
+    contract_start: CalendarDate.optional(),
+    contract_end: CalendarDate.optional(),
+    erp_customer_id: z.string().max(255).optional(),
+  })
+  .refine((b) => !b.contract_start || !b.contract_end || b.contract_start <= b.contract_end, {
+    message: 'contract_end must not be before contract_start',
+    path: ['contract_end'],
+  })
+  .meta({ id: 'TenantActivate' });
+export type TenantActivate = z.infer<typeof TenantActivate>;
+
+export const TenantCancel = z
+  .strictObject({
+    reason: z.string().max(1000).optional(),
+    at_period_end: z.boolean().optional(),
+  })
+  .meta({ id: 'TenantCancel' });
+export type TenantCancel = z.infer<typeof TenantCancel>;
+
+export const SlugParams = z.object({ slug: Slug });

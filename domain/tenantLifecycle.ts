@@ -1,0 +1,16 @@
+import type { TenantKind, TenantStatus } from './schemas/tenant.ts';
+
+export const TRIAL_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const addDays = (from: Date, days: number) => new Date(from.getTime() + days * DAY_MS);
+
+/** DESIGN.md: a demo starts in `demo`; a customer starts a 14-day `trial`. */
+export function initialStatus(kind: TenantKind, now: Date): { status: TenantStatus; trialEndsAt: Date | null } {
+  return kind === 'demo'
+    ? { status: 'demo', trialEndsAt: null }
+    : { status: 'trial', trialEndsAt: addDays(now, TRIAL_DAYS) };
+}
+
+/** SPEC: activate and cancel are allowed from any state; these are the only transitions the API offers. */
+export const statusAfter = (command: 'activate' | 'cancel'): TenantStatus => (command === 'activate' ? 'active' : 'frozen');

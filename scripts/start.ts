@@ -1,0 +1,3 @@
+import { main } from '../api/main.ts';
+
+await main();
