@@ -1,0 +1,68 @@
+import { inject } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import type { AppDependencies } from '../../api/appDependencies.ts';
+import { listen } from '../../api/httpServer.ts';
+import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
+import { loadSettings, type Settings } from '../../platform/config.ts';
+import { createLogger } from '../../platform/logger.ts';
+import { openOrm, type Orm } from '../../store/orm.ts';
+
+export interface TestService {
+  baseUrl: string;
+  orm: Orm;
+  deps: AppDependencies;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** The real service on a loopback port against the run's PostgreSQL; callers speak HTTP to it. */
+export async function startTestService(overrides: Partial<Settings> = {}, extra: Partial<AppDependencies> = {}): Promise<TestService> {
+  const settings = { ...loadSettings({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...overrides };
+  const log = createLogger(settings.LOG_LEVEL, 'test');
+  const orm = await openOrm(inject('databaseUrl'), 5);
+  const deps: AppDependencies = {
+    settings,
+    orm,
+    log,
+    readiness: () => runChecks({ store: storeCheck(orm) }, 2000),
+    ...extra,
+  };
+  const { app } = createApp(deps);
+  const http = await listen(app, 0, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${http.port}`;
+  return {
+    baseUrl,
+    orm,
+    deps,
+    async request(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(baseUrl + path, init);
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // non-JSON bodies are returned as text so a test can assert on them
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await http.close(1000);
+      await orm.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A slug no other test in this run uses. */
+export const uniqueSlug = (stem = 't') => `${stem}-${process.pid}-${Date.now().toString(36)}-${(counter++).toString(36)}`.slice(0, 40).replace(/-$/, 'x');
