@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { AppDependencies } from './appDependencies.ts';
 import { buildOpenApiDocument } from './openApiDocument.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
+import { createAuthMiddleware } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { mountRoute, type AnyRoute } from './routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
@@ -24,6 +25,8 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   });
   app.use(requestScope(deps.log));
   app.use(errorHandler());
+  // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
+  app.use(createAuthMiddleware(deps.authConfig));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return { app, router, openApiDocument };

@@ -2,12 +2,21 @@ import type { Orm } from '../store/orm.ts';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckResult } from './readinessChecks.ts';
+import type { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
+import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { AuthConfig } from './auth/authConfig.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
   settings: Settings;
+  /** Inbound authentication (AUTH_ENABLED); loaded before anything starts so incomplete settings fail closed. */
+  authConfig: AuthConfig;
   orm: Orm;
   log: Logger;
   /** Runs the readiness checks; `store` decides the status code, the others are reported. */
   readiness: () => Promise<Record<string, CheckResult>>;
+  /** Temporal side of provisioning and claim pushes; absent, hand-offs stay in the outbox for a relay elsewhere. */
+  tenantActors?: TenantActorDispatcher;
+  /** Read-only uses of the provider in the API (memberships). */
+  identityProvider?: IdentityProvider;
 }

@@ -1,38 +1,19 @@
 import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
-import { resolveDatabase } from '../platform/database.ts';
-import { migrate, openOrm } from '../store/orm.ts';
-import { createApp } from './app.ts';
-import { listen } from './httpServer.ts';
-import { runChecks, storeCheck } from './readinessChecks.ts';
+import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
+import { startServiceRuntime } from '../platform/serviceRuntime.ts';
+import { identityProviderFromSettings } from '../activities/idp/identityProviderFromSettings.ts';
+import { loadAuthConfig } from './auth/authConfig.ts';
+import { startApi } from './startApi.ts';
 
-/** The API process: database (embedded unless DATABASE_URL), migrations, HTTP; drains in-flight requests on SIGTERM. */
-export async function main(): Promise<void> {
-  const settings = loadSettings();
-  const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
-  const database = await resolveDatabase(settings, log);
-  const orm = await openOrm(database.url, settings.DATABASE_POOL_MAX);
-  await migrate(orm);
-  const { app } = createApp({
-    settings,
-    orm,
-    log,
-    readiness: () => runChecks({ store: storeCheck(orm) }, 2000),
-  });
-  const http = await listen(app, settings.PORT, settings.HOST);
-  log.info({ port: http.port }, 'tenant registry listening');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: draining in-flight requests');
-    await http.close(settings.SHUTDOWN_GRACE_MS);
-    await orm.close();
-    await database.embedded?.stop();
-    log.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
+/**
+ * The API alone (`npm run api`), for deployments that run workers separately: DATABASE_URL and TEMPORAL_ADDRESS
+ * should then point at shared services.
+ */
+const settings = loadSettings();
+const authConfig = loadAuthConfig(process.env);
+const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
+const runtime = await startServiceRuntime(settings, log);
+const { idp } = identityProviderFromSettings(process.env, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
+shutdownOnSignals(log, [() => api.stop(), () => runtime.stop()]);

@@ -23,6 +23,22 @@ const Settings = z.object({
   BODY_LIMIT_BYTES: integer(64 * 1024),
   SHUTDOWN_GRACE_MS: integer(10_000),
   API_KEY_LAST_USED_RESOLUTION_SECONDS: integer(60),
+  /** host:port of Temporal's frontend; empty: `npm start` runs a local development server. */
+  TEMPORAL_ADDRESS: optionalText,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('tenant-registry'),
+  TEMPORAL_DEV_PORT: integer(7233),
+  TEMPORAL_UI_PORT: integer(8233),
+  /** How long POST /v1/tenants waits for the invite URL before answering 201 without it. */
+  PROVISIONING_WAIT_MS: integer(10_000),
+  /** Bound on reaching Temporal for one hand-off. */
+  TEMPORAL_HANDOFF_TIMEOUT_MS: integer(3_000),
+  PROVISIONING_RETRY_INITIAL_MS: integer(1_000),
+  PROVISIONING_RETRY_MAX_INTERVAL_MS: integer(30_000),
+  PROVISIONING_RETRY_MAX_ATTEMPTS: integer(5),
+  OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
+  /** Base URL the simulated provider puts in its invite links. */
+  PUBLIC_BASE_URL: optionalText,
 });
 export type Settings = z.infer<typeof Settings>;
 

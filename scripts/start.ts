@@ -1,3 +1,23 @@
-import { main } from '../api/main.ts';
+import { loadSettings } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
+import { startServiceRuntime } from '../platform/serviceRuntime.ts';
+import { identityProviderFromSettings } from '../activities/idp/identityProviderFromSettings.ts';
+import { loadAuthConfig } from '../api/auth/authConfig.ts';
+import { startApi } from '../api/startApi.ts';
+import { startWorker } from '../worker/startWorker.ts';
 
-await main();
+/**
+ * `npm start`: the whole service in one process on its embedded defaults — PostgreSQL and a Temporal development
+ * server (with Web UI) unless DATABASE_URL / TEMPORAL_ADDRESS are set, the simulated identity provider unless
+ * IDP_ADMIN_URL is set, the worker and the API.
+ */
+const settings = loadSettings();
+const authConfig = loadAuthConfig(process.env);
+const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
+const runtime = await startServiceRuntime(settings, log);
+const { idp, kind } = identityProviderFromSettings(process.env, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+log.info({ identityProvider: kind }, 'identity provider selected');
+const worker = await startWorker({ settings, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
+const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
+shutdownOnSignals(log, [() => api.stop(), () => worker.stop(), () => runtime.stop()]);

@@ -7,6 +7,7 @@ import { requestProduct } from '../../domain/catalog/requestProduct.ts';
 import { startTrial } from '../../domain/catalog/startTrial.ts';
 import { toTenantProduct } from '../../domain/entitlements/tenantProductResponse.ts';
 import { defineRoute } from '../routeDefinition.ts';
+import { handOffInBackground } from '../tenantActors/handOff.ts';
 
 const tags = ['catalog'];
 const error = (description: string) => ({ description, schema: ErrorBody });
@@ -47,6 +48,10 @@ export const catalogRoutes = [
       404: error('no such tenant or product'),
       409: error('the tenant already has or had the product, or is frozen or archived'),
     },
-    handler: async ({ body }, { em, meta }) => ({ status: 201, body: toTenantProduct(await startTrial(em, body, meta)) }),
+    handler: async ({ body }, { em, meta, deps }) => {
+      const { entitlement, claimsPushCommandId } = await startTrial(em, body, meta);
+      handOffInBackground(deps, entitlement.tenantId, 'pushClaims', claimsPushCommandId);
+      return { status: 201, body: toTenantProduct(entitlement) };
+    },
   }),
 ];

@@ -4,6 +4,7 @@ import { catalogRoutes } from './catalogRoutes.ts';
 import { claimsRoutes } from './claimsRoutes.ts';
 import { entitlementRoutes } from './entitlementRoutes.ts';
 import { healthRoutes } from './healthRoutes.ts';
+import { identityProviderRoutes } from './identityProviderRoutes.ts';
 import { tenantRoutes } from './tenantRoutes.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
@@ -15,4 +16,5 @@ export const allRoutes = [
   ...apiKeyRoutes,
   ...claimsRoutes,
   ...auditRoutes,
+  ...identityProviderRoutes,
 ];

@@ -5,6 +5,7 @@ import { changeTenantStatus } from '../../domain/tenants/changeTenantStatus.ts';
 import { findTenant } from '../../domain/tenants/findTenant.ts';
 import { toTenant } from '../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../routeDefinition.ts';
+import { handOffInBackground, provisionWithinWait } from '../tenantActors/handOff.ts';
 
 const tags = ['tenants'];
 const error = (description: string) => ({ description, schema: ErrorBody });
@@ -22,9 +23,10 @@ export const tenantRoutes = [
       400: error('invalid input'),
       409: error('slug already taken'),
     },
-    handler: async ({ body }, { em, meta }) => {
-      const tenant = await createTenant(em, body, meta);
-      return { status: 201, body: { tenant: toTenant(tenant) } };
+    handler: async ({ body }, { em, meta, deps }) => {
+      const { tenant, provisioningCommandId } = await createTenant(em, body, meta);
+      const inviteUrl = provisioningCommandId ? await provisionWithinWait(deps, tenant.id, provisioningCommandId) : undefined;
+      return { status: 201, body: inviteUrl ? { tenant: toTenant(tenant), invite_url: inviteUrl } : { tenant: toTenant(tenant) } };
     },
   }),
   defineRoute({
@@ -57,10 +59,11 @@ export const tenantRoutes = [
     body: TenantActivate,
     bodyRequired: false,
     responses: { 200: { description: 'the updated tenant', schema: Tenant }, 400: error('invalid input'), 404: error('no such tenant') },
-    handler: async ({ params, body }, { em, meta }) => ({
-      status: 200,
-      body: toTenant(await changeTenantStatus(em, params.id, { kind: 'activate', body }, meta)),
-    }),
+    handler: async ({ params, body }, { em, meta, deps }) => {
+      const { tenant, claimsPushCommandId } = await changeTenantStatus(em, params.id, { kind: 'activate', body }, meta);
+      handOffInBackground(deps, tenant.id, 'pushClaims', claimsPushCommandId);
+      return { status: 200, body: toTenant(tenant) };
+    },
   }),
   defineRoute({
     method: 'post',
@@ -72,10 +75,11 @@ export const tenantRoutes = [
     body: TenantCancel,
     bodyRequired: false,
     responses: { 200: { description: 'the updated tenant', schema: Tenant }, 400: error('invalid input'), 404: error('no such tenant') },
-    handler: async ({ params, body }, { em, meta }) => ({
-      status: 200,
-      body: toTenant(await changeTenantStatus(em, params.id, { kind: 'cancel', body }, meta)),
-    }),
+    handler: async ({ params, body }, { em, meta, deps }) => {
+      const { tenant, claimsPushCommandId } = await changeTenantStatus(em, params.id, { kind: 'cancel', body }, meta);
+      handOffInBackground(deps, tenant.id, 'pushClaims', claimsPushCommandId);
+      return { status: 200, body: toTenant(tenant) };
+    },
   }),
 ];
 

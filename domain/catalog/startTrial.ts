@@ -6,15 +6,20 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { CatalogRequest } from '../schemas/catalog.ts';
 import { TRIAL_DAYS, addDays } from '../tenantLifecycle.ts';
 import { appendAuditEvent } from '../audit/appendAuditEvent.ts';
+import { enqueueActorCommand } from '../tenantActor/actorOutbox.ts';
 import { findCatalogProduct } from './listCatalog.ts';
 
 const CLOSED_STATUSES = new Set(['frozen', 'archived']);
 
 /**
  * Grants a 14-day trial entitlement. One trial per tenant and product: a product the tenant already has
- * (or had on trial) is a conflict, and so is a frozen or archived tenant.
+ * (or had on trial) is a conflict, and so is a frozen or archived tenant. The new product is a claim: its push is queued.
  */
-export async function startTrial(em: EntityManager, request: CatalogRequest, meta: RequestMeta): Promise<TenantProductRecord> {
+export async function startTrial(
+  em: EntityManager,
+  request: CatalogRequest,
+  meta: RequestMeta,
+): Promise<{ entitlement: TenantProductRecord; claimsPushCommandId: number }> {
   return em.transactional(async (tx) => {
     const tenant = await tx.findOne(TenantEntity, { id: request.tenant_id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!tenant) throw notFound('tenant');
@@ -48,6 +53,6 @@ export async function startTrial(em: EntityManager, request: CatalogRequest, met
       },
       meta,
     );
-    return entitlement;
+    return { entitlement, claimsPushCommandId: await enqueueActorCommand(tx, tenant.id, 'pushClaims') };
   });
 }

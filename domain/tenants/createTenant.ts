@@ -6,9 +6,19 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { TenantCreate } from '../schemas/tenant.ts';
 import { initialStatus } from '../tenantLifecycle.ts';
 import { appendAuditEvent } from '../audit/appendAuditEvent.ts';
+import { enqueueActorCommand } from '../tenantActor/actorOutbox.ts';
 
-/** Inserts the tenant and its `tenant.created` event in one transaction; a taken slug is a conflict. */
-export async function createTenant(em: EntityManager, input: TenantCreate, meta: RequestMeta): Promise<TenantRecord> {
+export interface CreatedTenant {
+  tenant: TenantRecord;
+  /** The outbox entry of the provisioning hand-off, when admin_email was given. */
+  provisioningCommandId?: number;
+}
+
+/**
+ * Inserts the tenant, its `tenant.created` event and (with admin_email) the provisioning hand-off in one
+ * transaction: once committed, neither the tenant nor its provisioning can be lost. A taken slug is a conflict.
+ */
+export async function createTenant(em: EntityManager, input: TenantCreate, meta: RequestMeta): Promise<CreatedTenant> {
   const now = new Date();
   const { status, trialEndsAt } = initialStatus(input.kind, now);
   try {
@@ -44,7 +54,8 @@ export async function createTenant(em: EntityManager, input: TenantCreate, meta:
         },
         meta,
       );
-      return tenant;
+      if (!tenant.adminEmail) return { tenant };
+      return { tenant, provisioningCommandId: await enqueueActorCommand(tx, tenant.id, 'provision') };
     });
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw conflict(`a tenant with slug "${input.slug}" already exists`);

@@ -28,6 +28,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
   const orm = await openOrm(inject('databaseUrl'), 5);
   const deps: AppDependencies = {
     settings,
+    authConfig: { enabled: false },
     orm,
     log,
     readiness: () => runChecks({ store: storeCheck(orm) }, 2000),

@@ -1,0 +1,51 @@
+/** Koa middleware guarding every route but the health probes with an OIDC bearer token (when AUTH_ENABLED). */
+import type { Middleware, ParameterizedContext } from 'koa';
+import { AppError } from '../../domain/errors.ts';
+import type { AuthConfig } from './authConfig.ts';
+import { createOidcTokenVerifier, IssuerUnavailableError, type Principal, type TokenVerifier } from './oidcTokenVerifier.ts';
+
+/** What the middleware uses of ctx.state: the request logger (set by requestScope) in, the verified principal out. */
+export type AuthState = {
+  log?: { error(details: { err: unknown }, message: string): void };
+  principal?: Principal;
+};
+
+/** PUBLIC_EXPLICIT routes (SPEC "Authentication" 4); matched exactly so no other path can slip through. */
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz']);
+
+/** RFC 6750 §2.1: case-insensitive scheme, then a b64token; anything else counts as no bearer credentials. */
+const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+export function createAuthMiddleware(config: AuthConfig, verifier?: TokenVerifier): Middleware<AuthState> {
+  if (!config.enabled) return (_ctx, next) => next();
+  const tokens = verifier ?? createOidcTokenVerifier(config);
+
+  return async (ctx, next) => {
+    if (PUBLIC_PATHS.has(ctx.path)) return next();
+
+    const token = BEARER_HEADER.exec(ctx.get('Authorization'))?.[1];
+    if (token === undefined) return reject(ctx, 'a Bearer token is required in the Authorization header', false);
+
+    let principal: Principal;
+    try {
+      principal = await tokens.verify(token);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'unauthorized')) throw err;
+      // The caller only learns "unavailable"; the log gets the cause so operators see why every request is refused.
+      if (err instanceof IssuerUnavailableError) {
+        ctx.state.log?.error({ err }, 'inbound token not verified: identity provider unavailable');
+      }
+      return reject(ctx, err.message, true);
+    }
+    ctx.state.principal = principal;
+    await next();
+  };
+}
+
+/** Answers 401 here rather than throwing, so the challenge header is always set and nothing downstream runs. */
+function reject(ctx: ParameterizedContext<AuthState>, message: string, invalidToken: boolean): void {
+  ctx.status = 401;
+  // RFC 6750 §3.1: no error code when credentials are absent; invalid_token when a token was presented and refused.
+  ctx.set('WWW-Authenticate', invalidToken ? 'Bearer error="invalid_token"' : 'Bearer');
+  ctx.body = { error: 'unauthorized', message };
+}

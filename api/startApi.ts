@@ -1,0 +1,70 @@
+import type { Settings } from '../platform/config.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Orm } from '../store/orm.ts';
+import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { AuthConfig } from './auth/authConfig.ts';
+import { createApp } from './app.ts';
+import { listen, type RunningHttpServer } from './httpServer.ts';
+import { runChecks, storeCheck } from './readinessChecks.ts';
+import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
+import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
+
+export interface RunningApi {
+  http: RunningHttpServer;
+  dispatcher: TenantActorDispatcher;
+  /** Drains in-flight requests (bounded by SHUTDOWN_GRACE_MS), then stops the relay and the Temporal client. */
+  stop(): Promise<void>;
+}
+
+export async function startApi(options: {
+  settings: Settings;
+  authConfig: AuthConfig;
+  log: Logger;
+  orm: Orm;
+  temporalAddress: string;
+  idp: IdentityProvider;
+}): Promise<RunningApi> {
+  const { settings, log, orm, idp } = options;
+  const dispatcher = new TenantActorDispatcher({
+    address: options.temporalAddress,
+    namespace: settings.TEMPORAL_NAMESPACE,
+    taskQueue: settings.TEMPORAL_TASK_QUEUE,
+    handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
+    retry: {
+      initialIntervalMs: settings.PROVISIONING_RETRY_INITIAL_MS,
+      backoffCoefficient: 2,
+      maximumIntervalMs: settings.PROVISIONING_RETRY_MAX_INTERVAL_MS,
+      maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS,
+    },
+  });
+  const { app } = createApp({
+    settings,
+    authConfig: options.authConfig,
+    orm,
+    log,
+    tenantActors: dispatcher,
+    identityProvider: idp,
+    // Only the store decides the status code; the provider and Temporal are reported beside it.
+    readiness: () =>
+      runChecks(
+        {
+          store: storeCheck(orm),
+          identity_provider: async () => (await idp.ping(), { status: 'up' }),
+          temporal: () => dispatcher.ping(),
+        },
+        2000,
+      ),
+  });
+  const relay = startOutboxRelay({ orm, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
+  const http = await listen(app, settings.PORT, settings.HOST);
+  log.info({ port: http.port }, 'tenant registry API listening');
+  return {
+    http,
+    dispatcher,
+    async stop() {
+      await http.close(settings.SHUTDOWN_GRACE_MS);
+      await relay.stop();
+      await dispatcher.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Orm } from '../../store/orm.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { leaseDueCommands, markDelivered, recordDeliveryError } from '../../domain/tenantActor/actorOutbox.ts';
+import type { TenantActorDispatcher } from './tenantActorDispatcher.ts';
+
+/**
+ * Delivers actor commands that their request could not hand off (Temporal unreachable, process stopped
+ * mid-request). Safe with several replicas: rows are leased with SKIP LOCKED, and delivery is idempotent.
+ */
+export function startOutboxRelay(deps: { orm: Orm; dispatcher: TenantActorDispatcher; log: Logger; intervalMs: number }): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  async function sweep(): Promise<void> {
+    const em = deps.orm.em.fork();
+    const due = await leaseDueCommands(em, 50);
+    const delivered: number[] = [];
+    for (const entry of due) {
+      try {
+        await deps.dispatcher.deliver(entry.tenantId, entry.command);
+        delivered.push(entry.id);
+      } catch (error) {
+        deps.log.warn({ tenantId: entry.tenantId, command: entry.command, attempts: entry.attempts, err: error }, 'actor hand-off failed; will retry');
+        await recordDeliveryError(em, entry.id, (error as Error).message);
+      }
+    }
+    await markDelivered(em, delivered);
+    if (delivered.length) deps.log.info({ delivered: delivered.length }, 'outbox relay delivered actor commands');
+  }
+
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = sweep()
+      .catch((error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, deps.intervalMs);
+  timer.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

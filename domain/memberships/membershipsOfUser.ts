@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TenantEntity } from '../entities/tenantEntity.ts';
+import type { Membership } from '../schemas/membership.ts';
+import { claimsOfTenant } from '../claims/resolveClaims.ts';
+
+/** What the identity provider knows of one membership (the provider port's shape, kept minimal here). */
+export interface ProviderMembership {
+  organizationId: string;
+  tenantId?: string;
+  alias: string;
+  orgRoles: string[];
+  attributes: Record<string, string[]>;
+}
+
+/**
+ * SPEC rule 9: links and org_roles come from the identity provider; for tenants the registry knows, status, plan
+ * and products come from the registry and override the provider's values.
+ */
+export async function membershipsOfUser(em: EntityManager, fromProvider: ProviderMembership[]): Promise<Membership[]> {
+  const tenantIds = [...new Set(fromProvider.map((m) => m.tenantId).filter((id): id is string => !!id))];
+  const tenants = tenantIds.length ? await em.find(TenantEntity, { id: { $in: tenantIds } }) : [];
+  const byId = new Map(tenants.map((t) => [t.id, t]));
+  const items: Membership[] = [];
+  for (const m of fromProvider) {
+    const tenant = m.tenantId ? byId.get(m.tenantId) : undefined;
+    if (tenant) {
+      const claims = await claimsOfTenant(em, tenant, m.orgRoles);
+      items.push({
+        tenant_id: tenant.id,
+        tenant_slug: tenant.slug,
+        organization_id: m.organizationId,
+        org_roles: m.orgRoles,
+        status: claims.tenant_status,
+        plan: claims.plan,
+        products: claims.products ?? [],
+        source: 'registry',
+      });
+      continue;
+    }
+    const attr = (name: string) => m.attributes[name]?.[0];
+    const item: Membership = { organization_id: m.organizationId, tenant_slug: m.alias, org_roles: m.orgRoles, source: 'idp' };
+    if (m.tenantId) item.tenant_id = m.tenantId;
+    if (attr('tenant_status')) item.status = attr('tenant_status');
+    if (attr('plan')) item.plan = attr('plan');
+    if (m.attributes.products) item.products = m.attributes.products;
+    items.push(item);
+  }
+  return items;
+}

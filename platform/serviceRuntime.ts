@@ -1,0 +1,46 @@
+import type { Settings } from './config.ts';
+import type { Logger } from './logger.ts';
+import { resolveDatabase } from './database.ts';
+import { startTemporalDevServer, type RunningDevServer } from './temporalDevServer.ts';
+import { migrate, openOrm, type Orm } from '../store/orm.ts';
+import type { RunningPostgres } from './embeddedPostgres.ts';
+
+export interface ServiceRuntime {
+  orm: Orm;
+  temporalAddress: string;
+  devServer?: RunningDevServer;
+  embeddedPostgres?: RunningPostgres;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service's backing components: PostgreSQL (embedded unless DATABASE_URL) migrated to the latest schema, and
+ * Temporal (a local development server with its Web UI and persisted state unless TEMPORAL_ADDRESS).
+ */
+export async function startServiceRuntime(settings: Settings, log: Logger): Promise<ServiceRuntime> {
+  const database = await resolveDatabase(settings, log);
+  const orm = await openOrm(database.url, settings.DATABASE_POOL_MAX);
+  await migrate(orm);
+  let devServer: RunningDevServer | undefined;
+  let temporalAddress = settings.TEMPORAL_ADDRESS;
+  if (!temporalAddress) {
+    log.info({ port: settings.TEMPORAL_DEV_PORT, uiPort: settings.TEMPORAL_UI_PORT }, 'starting Temporal development server');
+    devServer = await startTemporalDevServer(
+      { port: settings.TEMPORAL_DEV_PORT, uiPort: settings.TEMPORAL_UI_PORT, dataDir: `${settings.DATA_DIR}/temporal`, namespace: settings.TEMPORAL_NAMESPACE },
+      log,
+    );
+    temporalAddress = devServer.address;
+    log.info({ address: devServer.address, webUi: devServer.uiUrl }, 'Temporal development server running');
+  }
+  return {
+    orm,
+    temporalAddress,
+    devServer,
+    embeddedPostgres: database.embedded,
+    async stop() {
+      await orm.close();
+      await devServer?.stop();
+      await database.embedded?.stop();
+    },
+  };
+}

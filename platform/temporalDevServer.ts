@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import type { Logger } from './logger.ts';
+import { temporalCliPath } from './temporalCli.ts';
+
+export interface DevServerOptions {
+  port: number;
+  uiPort: number;
+  /** Folder for the server's SQLite file; omitted: state lives in memory (tests). */
+  dataDir?: string;
+  namespace?: string;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+const canConnect = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+/** The Temporal CLI's development server (with its Web UI) as a child process of this one. */
+export async function startTemporalDevServer(options: DevServerOptions, log: Logger): Promise<RunningDevServer> {
+  const cli = await temporalCliPath();
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(options.port),
+    '--ui-port', String(options.uiPort),
+    '--namespace', options.namespace ?? 'default',
+    '--log-level', 'warn',
+    // Search attributes and the UI work without these; keeps the dev server's start-up quick.
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+  ];
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    args.push('--db-filename', join(options.dataDir, 'temporal.sqlite'));
+  }
+  const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk) => log.debug({ temporal: String(chunk).trim() }, 'temporal dev server'));
+  child.stderr?.on('data', (chunk) => log.debug({ temporal: String(chunk).trim() }, 'temporal dev server'));
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!(await canConnect(options.port))) {
+    if (exited) throw new Error(`temporal dev server exited during start-up (exit code ${child.exitCode})`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('temporal dev server did not open its port within 60 s');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: `http://127.0.0.1:${options.uiPort}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

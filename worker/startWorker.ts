@@ -1,0 +1,26 @@
+import type { Settings } from '../platform/config.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Orm } from '../store/orm.ts';
+import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import { createTenantWorker } from './createTenantWorker.ts';
+
+/** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
+export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporalAddress: string; idp: IdentityProvider }) {
+  const { worker, connection } = await createTenantWorker({
+    address: options.temporalAddress,
+    namespace: options.settings.TEMPORAL_NAMESPACE,
+    taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
+    orm: options.orm,
+    idp: options.idp,
+  });
+  const running = worker.run();
+  options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');
+  return {
+    running,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}

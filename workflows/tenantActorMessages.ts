@@ -1,0 +1,57 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+/** Shared by the workflow and its clients (API, operators' docs) so names and payloads cannot drift apart. */
+export const TASK_QUEUE = 'tenant-registry';
+export const tenantActorWorkflowId = (tenantId: string) => `tenant-${tenantId}`;
+
+export type ProvisioningStep = 'load' | 'organization' | 'user' | 'membership' | 'invite';
+
+export type ProvisioningOutcome =
+  | { status: 'succeeded'; inviteUrl: string }
+  | { status: 'failed'; kind: string; step: ProvisioningStep; message: string }
+  | { status: 'not_requested' };
+
+/** How identity-provider activities retry an `unavailable` provider before provisioning counts as failed. */
+export interface ProvisioningRetryPolicy {
+  initialIntervalMs: number;
+  backoffCoefficient: number;
+  maximumIntervalMs: number;
+  maximumAttempts: number;
+}
+
+export type ActorCommand = 'provision' | 'retryProvisioning' | 'resendInvite' | 'pushClaims';
+
+export interface TenantActorState {
+  provisioning: 'idle' | 'running' | 'succeeded' | 'failed' | 'not_requested';
+  organizationId?: string;
+  userId?: string;
+  inviteUrl?: string;
+  failure?: { kind: string; step: ProvisioningStep; message: string };
+  /** Provisioning runs so far, including operator retries. */
+  runs: number;
+}
+
+export interface TenantActorInput {
+  tenantId: string;
+  retry: ProvisioningRetryPolicy;
+  /** Carried across continue-as-new. */
+  state?: TenantActorState;
+  pending?: ActorCommand[];
+}
+
+/** Optional payload of the operator signals; Temporal Web UI may send it empty. */
+export interface OperatorSignalInput {
+  requested_by?: string;
+}
+
+/** Hand-off of provisioning (idempotent: a tenant is provisioned once, whatever the number of hand-offs). */
+export const provisionSignal = defineSignal<[]>('provision');
+/** Hand-off that also waits: the API's tenant creation uses it through update-with-start. */
+export const provisionAndWaitUpdate = defineUpdate<ProvisioningOutcome, []>('provisionAndWait');
+/** Operator: run provisioning again after a failure (each step reuses what earlier runs created). */
+export const retryProvisioningSignal = defineSignal<[OperatorSignalInput?]>('retryProvisioning');
+/** Operator: send the invite e-mail again (provisions first if that never succeeded). */
+export const resendInviteSignal = defineSignal<[OperatorSignalInput?]>('resendInvite');
+/** The tenant's claims changed: push the current bundle into its users' attributes. */
+export const pushClaimsSignal = defineSignal<[]>('pushClaims');
+export const actorStateQuery = defineQuery<TenantActorState>('state');
