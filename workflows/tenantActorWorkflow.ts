@@ -82,7 +82,8 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
         state.provisioning = 'not_requested';
         return;
       }
-      const ref = { tenantId: tenant.tenantId, slug: tenant.slug, name: tenant.name };
+      // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
+      const ref = { tenantId: tenant.tenantId, slug: tenant.slug, name: `${tenant.name} (${tenant.slug})` };
       step = 'organization';
       const { organizationId } = await idp.ensureOrganization(ref);
       state.organizationId = organizationId;

@@ -58,7 +58,7 @@ export interface IdentityProvider {
   ping(): Promise<void>;
 }
 
-/** The attribute layout pushed into users; lists are comma-joined so a single-valued mapper can project them too. */
+/** The attribute layout pushed into users: one attribute per claim, multi-valued for lists (Keycloak's user attribute model). */
 export function claimsAsUserAttributes(claims: Claims): Record<string, string[]> {
   return {
     tenant_id: [claims.tenant_id],

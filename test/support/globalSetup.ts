@@ -3,10 +3,16 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../platform/embeddedPostgres.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { migrate, openOrm } from '../../store/orm.ts';
+import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
+import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    temporalAddress: string;
+    workflowBundlePath: string;
   }
 }
 
@@ -40,7 +46,28 @@ export default async function setup(project: TestProject) {
   await migrate(orm);
   await orm.close();
   project.provide('databaseUrl', databaseUrl);
+
+  // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
+  const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);
+  project.provide('temporalAddress', temporal.address);
+  const bundleDir = resolve(import.meta.dirname, '../../.data/test');
+  await mkdir(bundleDir, { recursive: true });
+  const workflowBundlePath = resolve(bundleDir, `workflow-bundle-${process.pid}.js`);
+  await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
+  project.provide('workflowBundlePath', workflowBundlePath);
   return async () => {
+    await temporal.stop();
     await stop();
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
 }

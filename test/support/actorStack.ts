@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createTenantActivities } from '../../activities/tenantActivities.ts';
+import { SimulatedIdentityProvider } from '../../activities/idp/simulatedIdentityProvider.ts';
+import type { IdentityProvider } from '../../activities/idp/identityProvider.ts';
+import { TenantActorDispatcher } from '../../api/tenantActors/tenantActorDispatcher.ts';
+import { startOutboxRelay } from '../../api/tenantActors/outboxRelay.ts';
+import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
+import { createLogger } from '../../platform/logger.ts';
+import type { Settings } from '../../platform/config.ts';
+import { startTestService, type TestService } from './testService.ts';
+
+export interface ActorStack {
+  service: TestService;
+  dispatcher: TenantActorDispatcher;
+  idp: IdentityProvider;
+  taskQueue: string;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ActorStackOptions {
+  settings?: Partial<Settings>;
+  /** Temporal address the API uses (e.g. a proxy in front of the test server); the worker always uses the server. */
+  apiTemporalAddress?: string;
+  relayIntervalMs?: number;
+  /** Start without a worker (a test starts it, possibly as another process). */
+  withoutWorker?: boolean;
+}
+
+/**
+ * The API over HTTP with its Temporal dispatcher and outbox relay, a worker with the real activities and the
+ * simulated provider on the run's PostgreSQL, all on a task queue of its own so test files cannot steal each
+ * other's tasks.
+ */
+export async function startActorStack(options: ActorStackOptions = {}): Promise<ActorStack> {
+  const taskQueue = `tenant-registry-test-${randomUUID()}`;
+  const temporalAddress = inject('temporalAddress');
+  const settings: Partial<Settings> = {
+    PROVISIONING_WAIT_MS: 20_000,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    ...options.settings,
+  };
+  const dispatcher = new TenantActorDispatcher({
+    address: options.apiTemporalAddress ?? temporalAddress,
+    namespace: 'default',
+    taskQueue,
+    handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS ?? 3000,
+    retry: {
+      initialIntervalMs: settings.PROVISIONING_RETRY_INITIAL_MS ?? 100,
+      backoffCoefficient: 2,
+      maximumIntervalMs: settings.PROVISIONING_RETRY_MAX_INTERVAL_MS ?? 400,
+      maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS ?? 3,
+    },
+  });
+  const service = await startTestService(settings, { tenantActors: dispatcher });
+  // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
+  const idp: IdentityProvider = new SimulatedIdentityProvider(service.orm, service.baseUrl);
+  service.deps.identityProvider = idp;
+  service.deps.readiness = () =>
+    runChecks({ store: storeCheck(service.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
+  const log = createLogger('silent', 'test-relay');
+  const relay = startOutboxRelay({ orm: service.orm, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500 });
+
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  let connection: NativeConnection | undefined;
+  const stack: ActorStack = {
+    service,
+    dispatcher,
+    idp,
+    taskQueue,
+    async startWorker() {
+      connection = await NativeConnection.connect({ address: temporalAddress });
+      worker = await Worker.create({
+        connection,
+        taskQueue,
+        workflowBundle: { codePath: inject('workflowBundlePath') },
+        activities: createTenantActivities({ orm: service.orm, idp }),
+      });
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection?.close();
+      worker = undefined;
+    },
+    async close() {
+      await stack.stopWorker();
+      await relay.stop();
+      await dispatcher.close();
+      await service.close();
+    },
+  };
+  if (!options.withoutWorker) await stack.startWorker();
+  return stack;
+}
