@@ -37,6 +37,8 @@ export interface TenantActorInput {
   /** Carried across continue-as-new. */
   state?: TenantActorState;
   pending?: ActorCommand[];
+  /** Commands handled before continuing as new; default 200. */
+  maxCommandsPerRun?: number;
 }
 
 /** Optional payload of the operator signals; Temporal Web UI may send it empty. */

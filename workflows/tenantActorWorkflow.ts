@@ -121,7 +121,7 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
 
   let handled = 0;
   const outcomeId = (what: string) => `${workflowInfo().runId}:${handled}:${what}`;
-  const shouldContinueAsNew = () => handled >= MAX_COMMANDS_PER_RUN || workflowInfo().continueAsNewSuggested;
+  const shouldContinueAsNew = () => handled >= (input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
 
   for (;;) {
     await condition(() => queue.length > 0 || shouldContinueAsNew());

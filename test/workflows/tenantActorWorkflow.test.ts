@@ -167,3 +167,34 @@ describe('GET /readyz with the actor stack', () => {
     expect(res.body.checks).toMatchObject({ store: { status: 'up' }, identity_provider: { status: 'up' }, temporal: { status: 'up' } });
   });
 });
+
+describe('a long-lived tenant actor', () => {
+  it('continues as new after its command budget, keeping its state and serving later signals', async () => {
+    const { tenantId, email } = await createTenant();
+    const client = stack.dispatcher.client;
+    const workflowId = tenantActorWorkflowId(tenantId);
+    const first = await client.workflow.getHandle(workflowId).describe();
+    // Restart the actor with a budget of two commands so continue-as-new happens within the test.
+    await client.workflow.getHandle(workflowId).terminate('test: restart with a small command budget');
+    const state = { provisioning: 'succeeded' as const, runs: 1, inviteUrl: 'http://example.invalid/x', userId: undefined };
+    const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
+    await client.workflow.start('tenantActorWorkflow', {
+      workflowId,
+      taskQueue: stack.taskQueue,
+      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 }, state: { ...state, userId: users[0]!.id }, maxCommandsPerRun: 2 }],
+    });
+    const handle = client.workflow.getHandle(workflowId);
+    const started = await handle.describe();
+    for (let i = 0; i < 3; i++) {
+      await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`);
+      await eventually(async () => (await capturedEmails(stack.service.orm, email)).length === 2 + i, 10_000, `resend ${i + 1}`);
+    }
+    const latest = await eventually(async () => {
+      const d = await client.workflow.getHandle(workflowId).describe();
+      return d.runId !== started.runId ? d : undefined;
+    });
+    expect(latest.runId).not.toBe(first.runId);
+    const after = await client.workflow.getHandle(workflowId).query(actorStateQuery);
+    expect(after).toMatchObject({ provisioning: 'succeeded', runs: 1, userId: users[0]!.id });
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * The identity provider port against Keycloak 26 with Organizations enabled. Admin calls go through the official
+ * @keycloak/keycloak-admin-client; only two exchanges use fetch directly:
+ * - the token request (keycloakAdminToken.ts): the client's auth() decodes JWT expiry itself, refreshes with a
+ *   refresh_token grant and shares nothing between concurrent callers; we need expires_in, an early refresh and one
+ *   in-flight request, so the client gets our token through registerTokenProvider instead;
+ * - the invite, because it is the project's realm-resource extension, which the client does not know.
+ */
+import KeycloakAdminClient, { fetchWithError } from '@keycloak/keycloak-admin-client';
+import type { Logger } from '../../platform/logger.ts';
+import type { Claims } from '../../domain/schemas/claims.ts';
+import {
+  claimsAsUserAttributes,
+  IdpError,
+  type IdentityProvider,
+  type IdpMembership,
+  type TenantRef,
+} from './identityProvider.ts';
+import { KeycloakAdminToken } from './keycloakAdminToken.ts';
+import { statusOf, toIdpError } from './keycloakErrors.ts';
+import type { KeycloakSettings } from './keycloakSettings.ts';
+
+const IT_ADMIN_ROLE = 'IT_ADMIN';
+const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
+const MEMBERS_PAGE_SIZE = 100;
+/**
+ * Keycloak 26.0 to 26.3 refuse an organization without a domain (optional since 26.4). Tenants have no domain of
+ * their own, so each organization gets one under the reserved .invalid TLD (RFC 2606): it satisfies the check, is
+ * unique per slug, and can never match a real e-mail address in Keycloak's domain-based organization login.
+ */
+const PLACEHOLDER_DOMAIN_SUFFIX = 'tenants.invalid';
+
+export type KeycloakIdentityProviderOptions = {
+  /** Clock of the token cache (ms since the epoch). */
+  now?: () => number;
+  log?: Logger;
+};
+
+export class KeycloakIdentityProvider implements IdentityProvider {
+  readonly #settings: KeycloakSettings;
+  readonly #token: KeycloakAdminToken;
+  readonly #client: KeycloakAdminClient;
+  readonly #log: Logger | undefined;
+
+  constructor(settings: KeycloakSettings, options: KeycloakIdentityProviderOptions = {}) {
+    this.#settings = settings;
+    this.#log = options.log;
+    this.#token = new KeycloakAdminToken(settings, options);
+    this.#client = new KeycloakAdminClient({
+      baseUrl: settings.url,
+      realmName: settings.realm,
+      timeout: settings.httpTimeoutMs,
+    });
+    this.#client.registerTokenProvider({ getAccessToken: () => this.#token.get() });
+  }
+
+  async ensureOrganization(tenant: TenantRef): Promise<{ organizationId: string }> {
+    const existing = await this.#organizationIdOf(tenant.tenantId);
+    if (existing) return { organizationId: existing };
+    try {
+      const { id } = await this.#call('create organization', () =>
+        this.#client.organizations.create({
+          name: tenant.name,
+          alias: tenant.slug,
+          enabled: true,
+          domains: [{ name: `${tenant.slug}.${PLACEHOLDER_DOMAIN_SUFFIX}`, verified: false }],
+          attributes: { tenant_id: [tenant.tenantId] },
+        }),
+      );
+      return { organizationId: id };
+    } catch (err) {
+      if (statusOf(err) !== 409) throw err;
+      // A concurrent attempt for this tenant may have won the race: then its organization is ours.
+      const winner = await this.#organizationIdOf(tenant.tenantId);
+      if (winner) return { organizationId: winner };
+      throw new IdpError(
+        'organization_exists',
+        `Keycloak already has an organization named "${tenant.name}" or with alias "${tenant.slug}" that is not tenant ${tenant.tenantId}'s`,
+        409,
+      );
+    }
+  }
+
+  async ensureUser(tenant: TenantRef, email: string, name: string | undefined): Promise<{ userId: string }> {
+    const userId = (await this.#tenantUserId(tenant, email)) ?? (await this.#createUser(tenant, email, name));
+    // Also on reuse: an earlier attempt may have stopped between creating the user and granting the role.
+    await this.#grantItAdmin(userId);
+    return { userId };
+  }
+
+  async ensureMembership(organizationId: string, userId: string): Promise<void> {
+    try {
+      // The client sends the bare id as the body; every 26.x accepts that, the quoted JSON string only since keycloak#34401.
+      await this.#call('add organization member', () => this.#client.organizations.addMember({ orgId: organizationId, userId }));
+    } catch (err) {
+      if (statusOf(err) !== 409) throw err; // 409: already a member
+    }
+  }
+
+  async sendInvite(userId: string): Promise<{ inviteUrl: string }> {
+    const url = `${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/tenant-registry/invite`;
+    const body = {
+      user_id: userId,
+      actions: INVITE_ACTIONS,
+      lifespan: this.#settings.inviteLifespanSeconds,
+      client_id: this.#settings.inviteClientId,
+      redirect_uri: this.#settings.inviteRedirectUri,
+    };
+    let answer: unknown;
+    try {
+      answer = await this.#call('send invite', async (token) => {
+        const response = await fetchWithError(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+          redirect: 'error',
+          signal: AbortSignal.timeout(this.#settings.httpTimeoutMs),
+        });
+        return response.json();
+      });
+    } catch (err) {
+      // Without the extension there is no way to get the action link: failing beats an invite_url-less success.
+      if (statusOf(err) === 404) throw new IdpError('rejected', 'the tenant-registry invite extension is not installed in the realm', 404);
+      throw err;
+    }
+    const link = (answer as { link?: unknown } | null)?.link;
+    if (typeof link !== 'string' || !/^https?:\/\//.test(link)) {
+      throw new IdpError('rejected', 'the tenant-registry invite extension answered without an action link');
+    }
+    return { inviteUrl: link };
+  }
+
+  async listTenantUserIds(tenantId: string): Promise<string[]> {
+    const organizationId = await this.#organizationIdOf(tenantId);
+    if (!organizationId) return [];
+    const ids: string[] = [];
+    for (let first = 0; ; first += MEMBERS_PAGE_SIZE) {
+      const page = await this.#call('list organization members', () =>
+        this.#client.organizations.listMembers({ orgId: organizationId, first, max: MEMBERS_PAGE_SIZE }),
+      );
+      ids.push(...page.flatMap((member) => (member.id ? [member.id] : [])));
+      if (page.length < MEMBERS_PAGE_SIZE) return ids;
+    }
+  }
+
+  async pushClaims(userId: string, claims: Claims): Promise<void> {
+    const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
+    if (!user) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
+    // PUT replaces the attribute map wholesale: send every attribute, the pushed claims over the ones the user has.
+    const attributes = { ...attributeMap(user.attributes), ...claimsAsUserAttributes(claims) };
+    await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...user, attributes }));
+  }
+
+  async memberships(userId: string): Promise<IdpMembership[]> {
+    const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
+    if (!user) return [];
+    // The full representation carries the attributes (tenant_id); the client's typing lacks briefRepresentation.
+    const query = { userId, briefRepresentation: false };
+    const organizations = await this.#call('list user organizations', () =>
+      this.#client.organizations.memberOrganizations(query),
+    ).catch((err: unknown) => {
+      if (statusOf(err) === 404) return []; // the user was deleted in between
+      throw err;
+    });
+    const attributes = attributeMap(user.attributes);
+    const orgRoles = (attributes.org_roles ?? []).flatMap((value) => value.split(',')).map((role) => role.trim()).filter(Boolean);
+    return organizations.flatMap((organization) =>
+      organization.id
+        ? [{
+            organizationId: organization.id,
+            tenantId: organization.attributes?.tenant_id?.[0],
+            alias: organization.alias ?? '',
+            name: organization.name ?? '',
+            orgRoles,
+            attributes,
+          }]
+        : [],
+    );
+  }
+
+  async ping(): Promise<void> {
+    // Keycloak may blank parts of the body for a non-master realm's service account; any 2xx means up.
+    await this.#call('read server info', () => this.#client.serverInfo.find());
+  }
+
+  /**
+   * Runs one admin call with the current token. A 401 means Keycloak no longer takes that token: it is dropped, a
+   * fresh one fetched and the call repeated once; a second 401 is final (unauthorized). Every failure leaves here as
+   * an IdpError. Client calls read the token through the registered provider, which hands out the same cached token.
+   */
+  async #call<T>(action: string, operation: (token: string) => Promise<T>): Promise<T> {
+    const token = await this.#token.get();
+    try {
+      return await operation(token);
+    } catch (err) {
+      if (statusOf(err) !== 401) throw toIdpError(err, action);
+      this.#log?.info({ action }, 'Keycloak refused the admin token; refreshing it and retrying once');
+      this.#token.invalidate(token);
+    }
+    const fresh = await this.#token.get();
+    try {
+      return await operation(fresh);
+    } catch (err) {
+      throw toIdpError(err, action);
+    }
+  }
+
+  async #organizationIdOf(tenantId: string): Promise<string | undefined> {
+    // Keycloak's search matches name or domain, never alias, hence the tenant_id attribute and q=.
+    const found = await this.#call('search organizations', () =>
+      this.#client.organizations.find({ q: `tenant_id:${tenantId}`, exact: true, max: 1 }),
+    );
+    return found[0]?.id;
+  }
+
+  /** The user holding this e-mail (as e-mail or username) if it is this tenant's; user_exists if it is anyone else's. */
+  async #tenantUserId(tenant: TenantRef, email: string): Promise<string | undefined> {
+    const byEmail = await this.#call('search users', () => this.#client.users.find({ email, exact: true }));
+    const [user] = byEmail.length > 0 ? byEmail : await this.#call('search users', () => this.#client.users.find({ username: email, exact: true }));
+    if (!user?.id) return undefined;
+    if (attributeMap(user.attributes).tenant_id?.includes(tenant.tenantId)) return user.id;
+    throw new IdpError('user_exists', `Keycloak already has a user with this e-mail that is not tenant ${tenant.tenantId}'s`, 409);
+  }
+
+  async #createUser(tenant: TenantRef, email: string, name: string | undefined): Promise<string> {
+    const [firstName, ...rest] = (name ?? '').trim().split(/\s+/);
+    try {
+      const { id } = await this.#call('create user', () =>
+        this.#client.users.create({
+          username: email,
+          email,
+          firstName: firstName || undefined,
+          lastName: rest.join(' ') || undefined,
+          enabled: true,
+          emailVerified: false,
+          requiredActions: INVITE_ACTIONS,
+          attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
+        }),
+      );
+      return id;
+    } catch (err) {
+      if (statusOf(err) !== 409) throw err;
+      const winner = await this.#tenantUserId(tenant, email);
+      if (winner) return winner;
+      throw new IdpError('user_exists', `Keycloak already has a user with this e-mail or username that is not tenant ${tenant.tenantId}'s`, 409);
+    }
+  }
+
+  async #grantItAdmin(userId: string): Promise<void> {
+    const role = await this.#call(`read realm role ${IT_ADMIN_ROLE}`, () => this.#client.roles.findOneByName({ name: IT_ADMIN_ROLE }));
+    if (!role?.id || !role.name) {
+      throw new IdpError('rejected', `realm ${this.#settings.realm} has no realm role ${IT_ADMIN_ROLE}`, 404);
+    }
+    const roles = [{ id: role.id, name: role.name }];
+    // Granting a role the user already has is a no-op in Keycloak, so a retry needs no check first.
+    await this.#call(`grant realm role ${IT_ADMIN_ROLE}`, () => this.#client.users.addRealmRoleMappings({ id: userId, roles }));
+  }
+}
+
+/** Keycloak attribute values are string lists; anything else is coerced so the merge and reads stay total. */
+function attributeMap(raw: Record<string, unknown> | undefined): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(raw ?? {}).map(([key, value]) => [key, (Array.isArray(value) ? value : [value]).map(String)]),
+  );
+}
