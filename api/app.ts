@@ -28,6 +28,6 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   app.use(createAuthMiddleware(deps.authConfig));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
   return { app, router, openApiDocument };
 }

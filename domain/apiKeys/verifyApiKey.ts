@@ -8,8 +8,9 @@ interface KeyRow {
   product: string | null;
   scopes: string[];
   key_hash: Buffer;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  /** Raw rows from `execute` carry timestamps as text (not Date): read them through `new Date()`. */
+  revoked_at: Date | string | null;
+  last_used_at: Date | string | null;
   tenant_status: string;
 }
 
@@ -39,7 +40,7 @@ export async function verifyApiKey(em: EntityManager, candidate: unknown, option
   if (!row || !hashMatches(parsed.plaintext, row.key_hash)) return INVALID;
   if (row.revoked_at || !USABLE_TENANT_STATUSES.has(row.tenant_status)) return INVALID;
   const staleBefore = Date.now() - options.lastUsedResolutionSeconds * 1000;
-  if (!row.last_used_at || row.last_used_at.getTime() < staleBefore) {
+  if (!row.last_used_at || new Date(row.last_used_at).getTime() < staleBefore) {
     em.execute(
       `update api_keys set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - make_interval(secs => ?))`,
       [row.id, options.lastUsedResolutionSeconds],

@@ -27,7 +27,9 @@ export async function listAuditEvents(
     params.push(query.since);
   }
   if (query.until) {
-    conditions.push('created_at <= ?');
+    // created_at is stored to the microsecond but shown to the millisecond: an event whose shown created_at
+    // equals `until` must be included, so compare at the millisecond the caller can see (index-friendly).
+    conditions.push(`created_at < date_trunc('milliseconds', ?::timestamptz) + interval '1 millisecond'`);
     params.push(query.until);
   }
   if (query.cursor !== undefined) {

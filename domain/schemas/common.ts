@@ -4,9 +4,11 @@ export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/;
 
 export const Uuid = z.uuid({ message: 'must be a UUID' });
 export const Slug = z.string().regex(SLUG_PATTERN, 'must match ^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$');
-export const DateTime = z.iso.datetime({ offset: true });
+/** PostgreSQL has no year 0000 (1 BC is written differently): such a value would be a database error, not a 400. */
+const notYearZero = (value: string) => !value.startsWith('0000');
+export const DateTime = z.iso.datetime({ offset: true }).refine(notYearZero, 'year 0000 does not exist');
 /** Calendar date as YYYY-MM-DD; also checks the date exists (no 2026-02-30). */
-export const CalendarDate = z.iso.date();
+export const CalendarDate = z.iso.date().refine(notYearZero, 'year 0000 does not exist');
 export const JsonObject = z.record(z.string(), z.unknown());
 
 export const ErrorBody = z

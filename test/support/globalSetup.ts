@@ -5,7 +5,7 @@ import { createLogger } from '../../platform/logger.ts';
 import { migrate, openOrm } from '../../store/orm.ts';
 import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 declare module 'vitest' {
@@ -56,6 +56,7 @@ export default async function setup(project: TestProject) {
   await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
   project.provide('workflowBundlePath', workflowBundlePath);
   return async () => {
+    await rm(workflowBundlePath, { force: true });
     await temporal.stop();
     await stop();
   };

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/testService.ts';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+const uniqueActor = () => `actor-${randomUUID()}`;
+
+async function append(event: Record<string, unknown>, headers?: Record<string, string>) {
+  const res = await service.request('POST', '/v1/audit', event, headers);
+  expect(res.status).toBe(201);
+  return res.body as Record<string, any>;
+}
+
+/** Appends n events one after another (so ids and created_at ascend) for one actor. */
+async function appendMany(n: number, extra: Record<string, unknown> = {}) {
+  const actor = uniqueActor();
+  const events = [];
+  for (let i = 0; i < n; i++) events.push(await append({ action: 'test.seq', actor_id: actor, metadata: { i }, ...extra }));
+  return { actor, events };
+}
+
+async function list(query: Record<string, string | number>) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return service.request('GET', `/v1/audit?${qs}`);
+}
+
+const ids = (items: Record<string, any>[]): number[] => items.map((e) => e.id);
+
+describe('POST /v1/audit', () => {
+  it('appends an event and answers 201 with id, created_at, source_ip, user_agent and the given fields', async () => {
+    const userAgent = `audit-test/${randomUUID()}`;
+    const input = {
+      action: 'project.created',
+      tenant_id: randomUUID(),
+      project_id: randomUUID(),
+      actor_id: uniqueActor(),
+      actor_name: 'Jane Operator',
+      actor_type: 'user',
+      target_id: 'p-1',
+      target_type: 'project',
+      target_name: 'Project One',
+      product: 'analytics',
+      metadata: { nested: { ok: true }, list: [1, 2] },
+    };
+    const res = await service.request('POST', '/v1/audit', input, { 'user-agent': userAgent });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ ...input, user_agent: userAgent });
+    expect(Number.isInteger(res.body.id)).toBe(true);
+    expect(res.body.source_ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false);
+  });
+
+  it('source_ip is the peer address: a client-sent X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {
+    const event = await append({ action: 'test.ip', actor_id: uniqueActor() }, { 'x-forwarded-for': '203.0.113.9' });
+    expect(event.source_ip).toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it('behind a trusted proxy, source_ip is the client address from X-Forwarded-For', async () => {
+    const proxied = await startTestService({ TRUST_PROXY: true });
+    try {
+      const res = await proxied.request('POST', '/v1/audit', { action: 'test.ip' }, { 'x-forwarded-for': '203.0.113.9' });
+      expect(res.status).toBe(201);
+      expect(res.body.source_ip).toBe('203.0.113.9');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('the appended event is readable through GET /v1/audit', async () => {
+    const event = await append({ action: 'test.readback', actor_id: uniqueActor() });
+    const res = await list({ actor_id: event.actor_id });
+    expect(res.body.items).toEqual([event]);
+  });
+
+  it('a missing action answers 400', async () => {
+    const res = await service.request('POST', '/v1/audit', { actor_id: uniqueActor() });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+  });
+
+  it('an empty action answers 400', async () => {
+    const res = await service.request('POST', '/v1/audit', { action: '' });
+    expect(res.status).toBe(400);
+  });
+
+  it('a tenant_id that is not a uuid answers 400', async () => {
+    const res = await service.request('POST', '/v1/audit', { action: 'x.y', tenant_id: 'tenant-1' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+  });
+
+  it('metadata that is not an object answers 400', async () => {
+    const res = await service.request('POST', '/v1/audit', { action: 'x.y', metadata: ['a'] });
+    expect(res.status).toBe(400);
+  });
+
+  it('source_ip and user_agent cannot be supplied by the caller', async () => {
+    const res = await service.request('POST', '/v1/audit', { action: 'x.y', source_ip: '10.0.0.1' });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('GET /v1/audit', () => {
+  it('lists newest first', async () => {
+    const { actor, events } = await appendMany(4);
+    const res = await list({ actor_id: actor });
+    expect(res.status).toBe(200);
+    expect(ids(res.body.items)).toEqual(ids(events).reverse());
+    expect(res.body.next_cursor).toBeUndefined();
+  });
+
+  it('filters by tenant_id', async () => {
+    const tenantId = randomUUID();
+    const actor = uniqueActor();
+    const mine = await append({ action: 'test.filter', tenant_id: tenantId, actor_id: actor });
+    await append({ action: 'test.filter', tenant_id: randomUUID(), actor_id: actor });
+    const res = await list({ tenant_id: tenantId });
+    expect(res.body.items).toEqual([mine]);
+  });
+
+  it('filters by product', async () => {
+    const actor = uniqueActor();
+    const product = `prod-${randomUUID()}`;
+    const mine = await append({ action: 'test.filter', product, actor_id: actor });
+    await append({ action: 'test.filter', product: 'other', actor_id: actor });
+    const res = await list({ product });
+    expect(res.body.items).toEqual([mine]);
+  });
+
+  it('filters by actor_id', async () => {
+    const actor = uniqueActor();
+    const mine = await append({ action: 'test.filter', actor_id: actor });
+    await append({ action: 'test.filter', actor_id: uniqueActor() });
+    const res = await list({ actor_id: actor });
+    expect(res.body.items).toEqual([mine]);
+  });
+
+  it('filters by action', async () => {
+    const actor = uniqueActor();
+    const action = `test.action-${randomUUID()}`;
+    const mine = await append({ action, actor_id: actor });
+    await append({ action: 'test.other', actor_id: actor });
+    const res = await list({ action });
+    expect(res.body.items).toEqual([mine]);
+    expect(ids((await list({ action, actor_id: actor })).body.items)).toEqual([mine.id]);
+  });
+
+  it('since includes events at or after the given time, including one whose created_at equals it', async () => {
+    const { actor, events } = await appendMany(3);
+    const res = await list({ actor_id: actor, since: events[1]!.created_at });
+    expect(ids(res.body.items)).toEqual([events[2]!.id, events[1]!.id]);
+  });
+
+  it('until includes events at or before the given time, including one whose created_at equals it', async () => {
+    const { actor, events } = await appendMany(3);
+    const res = await list({ actor_id: actor, until: events[1]!.created_at });
+    expect(ids(res.body.items)).toEqual([events[1]!.id, events[0]!.id]);
+  });
+
+  it('since and until accept a timezone offset', async () => {
+    const { actor, events } = await appendMany(1);
+    const at = new Date(events[0]!.created_at);
+    const plusTwo = new Date(at.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    const res = await list({ actor_id: actor, since: plusTwo, until: plusTwo });
+    expect(ids(res.body.items)).toEqual([events[0]!.id]);
+  });
+
+  it('since after the newest event yields an empty page', async () => {
+    const { actor, events } = await appendMany(1);
+    const later = new Date(Date.parse(events[0]!.created_at) + 60_000).toISOString();
+    const res = await list({ actor_id: actor, since: later });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([]);
+  });
+
+  it.each(['yesterday', '2026-01-01', '2026-01-01T00:00:00', '2026-02-30T00:00:00Z'])(
+    'a since or until that is not an RFC 3339 date-time (%s) answers 400',
+    async (value) => {
+      expect((await list({ since: value })).status).toBe(400);
+      expect((await list({ until: value })).status).toBe(400);
+    },
+  );
+
+  it('a tenant_id filter that is not a uuid answers 400', async () => {
+    const res = await list({ tenant_id: 'nope' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+  });
+
+  it('the default page size is 50', async () => {
+    const { actor } = await appendMany(51);
+    const res = await list({ actor_id: actor });
+    expect(res.body.items).toHaveLength(50);
+    expect(typeof res.body.next_cursor).toBe('number');
+  });
+
+  it('limit 1 and limit 500 are accepted', async () => {
+    const { actor, events } = await appendMany(2);
+    const one = await list({ actor_id: actor, limit: 1 });
+    expect(one.status).toBe(200);
+    expect(ids(one.body.items)).toEqual([events[1]!.id]);
+    const max = await list({ actor_id: actor, limit: 500 });
+    expect(max.status).toBe(200);
+    expect(max.body.items).toHaveLength(2);
+  });
+
+  it.each(['0', '501', 'abc', '-1', '1.5', '10abc', ''])('limit %j answers 400', async (limit) => {
+    const res = await service.request('GET', `/v1/audit?limit=${limit}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+  });
+
+  it('cursor pagination walks every page once with no duplicates or gaps and omits next_cursor on the last page', async () => {
+    const { actor, events } = await appendMany(7);
+    const seen: number[] = [];
+    const pageSizes: number[] = [];
+    let cursor: number | undefined;
+    let last: any;
+    do {
+      const res = await list({ actor_id: actor, limit: 3, ...(cursor === undefined ? {} : { cursor }) });
+      expect(res.status).toBe(200);
+      seen.push(...ids(res.body.items));
+      pageSizes.push(res.body.items.length);
+      cursor = res.body.next_cursor;
+      last = res.body;
+    } while (cursor !== undefined && pageSizes.length < 10);
+    expect(pageSizes).toEqual([3, 3, 1]);
+    expect(seen).toEqual(ids(events).reverse());
+    expect('next_cursor' in last).toBe(false);
+  });
+
+  it('when the events fill the last page exactly, that page has no next_cursor', async () => {
+    const { actor, events } = await appendMany(4);
+    const first = await list({ actor_id: actor, limit: 2 });
+    expect(first.body.next_cursor).toBe(events[2]!.id);
+    const second = await list({ actor_id: actor, limit: 2, cursor: first.body.next_cursor });
+    expect(ids(second.body.items)).toEqual([events[1]!.id, events[0]!.id]);
+    expect('next_cursor' in second.body).toBe(false);
+  });
+
+  it.each(['abc', '-5', '0', '1e3', '99999999999999999999'])('a malformed cursor %j answers 400', async (cursor) => {
+    const res = await service.request('GET', `/v1/audit?cursor=${cursor}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+  });
+});
+
+describe('audit_events in the database', () => {
+  const execute = (sql: string, params: unknown[] = []) => service.orm.em.fork().execute(sql, params);
+
+  it('an UPDATE of an audit event fails', async () => {
+    const event = await append({ action: 'test.immutable', actor_id: uniqueActor() });
+    await expect(execute(`update audit_events set action = 'tampered' where id = ?`, [event.id])).rejects.toThrow(/append-only/);
+    expect((await list({ actor_id: event.actor_id })).body.items).toEqual([event]);
+  });
+
+  it('a DELETE of an audit event fails', async () => {
+    const event = await append({ action: 'test.immutable', actor_id: uniqueActor() });
+    await expect(execute('delete from audit_events where id = ?', [event.id])).rejects.toThrow(/append-only/);
+    expect((await list({ actor_id: event.actor_id })).body.items).toEqual([event]);
+  });
+
+  it('a TRUNCATE of audit_events fails', async () => {
+    const event = await append({ action: 'test.immutable', actor_id: uniqueActor() });
+    await expect(execute('truncate audit_events')).rejects.toThrow(/append-only/);
+    expect((await list({ actor_id: event.actor_id })).body.items).toEqual([event]);
+  });
+});
