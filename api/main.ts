@@ -2,7 +2,8 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFromSettings } from '../activities/idp/identityProviderFromSettings.ts';
+import { identityProviderFor } from '../activities/idp/identityProviderFor.ts';
+import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
 import { loadAuthConfig } from './auth/authConfig.ts';
 import { startApi } from './startApi.ts';
 
@@ -11,9 +12,10 @@ import { startApi } from './startApi.ts';
  * should then point at shared services.
  */
 const settings = loadSettings();
+const keycloakSettings = loadKeycloakSettings(process.env);
 const authConfig = loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
 const runtime = await startServiceRuntime(settings, log);
-const { idp } = identityProviderFromSettings(process.env, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const { idp } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
 shutdownOnSignals(log, [() => api.stop(), () => runtime.stop()]);

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { AnyRoute } from './routeDefinition.ts';
+import { PUBLIC_PATHS } from './auth/authMiddleware.ts';
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. */
 export function buildOpenApiDocument(routes: AnyRoute[]) {
@@ -14,6 +15,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       summary: route.summary,
       tags: route.tags,
       ...(route.extension ? { 'x-spec-addition': true } : {}),
+      // Public even when AUTH_ENABLED=true; everything else inherits the document's bearer requirement.
+      ...(PUBLIC_PATHS.has(route.path) ? { security: [] } : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),

@@ -20,7 +20,7 @@ export interface ServiceRuntime {
 export async function startServiceRuntime(settings: Settings, log: Logger): Promise<ServiceRuntime> {
   const database = await resolveDatabase(settings, log);
   const orm = await openOrm(database.url, settings.DATABASE_POOL_MAX);
-  await migrate(orm);
+  await migrate(orm, database.url);
   let devServer: RunningDevServer | undefined;
   let temporalAddress = settings.TEMPORAL_ADDRESS;
   if (!temporalAddress) {

@@ -94,7 +94,7 @@ async function openDatabase(settings: Settings): Promise<{ orm: Orm; close: () =
   }
   const database = await resolveDatabase(settings, createLogger('warn', 'idp-sim'));
   const orm = await openOrm(database.url, 2);
-  await migrate(orm);
+  await migrate(orm, database.url);
   return {
     orm,
     async close() {

@@ -2,7 +2,8 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFromSettings } from '../activities/idp/identityProviderFromSettings.ts';
+import { identityProviderFor } from '../activities/idp/identityProviderFor.ts';
+import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
 import { loadAuthConfig } from '../api/auth/authConfig.ts';
 import { startApi } from '../api/startApi.ts';
 import { startWorker } from '../worker/startWorker.ts';
@@ -13,10 +14,11 @@ import { startWorker } from '../worker/startWorker.ts';
  * IDP_ADMIN_URL is set, the worker and the API.
  */
 const settings = loadSettings();
+const keycloakSettings = loadKeycloakSettings(process.env);
 const authConfig = loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
 const runtime = await startServiceRuntime(settings, log);
-const { idp, kind } = identityProviderFromSettings(process.env, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
 const worker = await startWorker({ settings, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
 const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });

@@ -2,14 +2,16 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFromSettings } from '../activities/idp/identityProviderFromSettings.ts';
+import { identityProviderFor } from '../activities/idp/identityProviderFor.ts';
+import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
 import { startWorker } from './startWorker.ts';
 
 /** The worker alone (`npm run worker`): the tenant actors' workflows and activities. */
 const settings = loadSettings();
+const keycloakSettings = loadKeycloakSettings(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
 const runtime = await startServiceRuntime(settings, log);
-const { idp, kind } = identityProviderFromSettings(process.env, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
 const worker = await startWorker({ settings, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
 shutdownOnSignals(log, [() => worker.stop(), () => runtime.stop()]);

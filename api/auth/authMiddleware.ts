@@ -11,7 +11,7 @@ export type AuthState = {
 };
 
 /** PUBLIC_EXPLICIT routes (SPEC "Authentication" 4); matched exactly so no other path can slip through. */
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /** RFC 6750 §2.1: case-insensitive scheme, then a b64token; anything else counts as no bearer credentials. */
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;

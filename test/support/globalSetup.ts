@@ -43,7 +43,7 @@ export default async function setup(project: TestProject) {
     stop = () => pg.stop();
   }
   const orm = await openOrm(databaseUrl, 2);
-  await migrate(orm);
+  await migrate(orm, databaseUrl);
   await orm.close();
   project.provide('databaseUrl', databaseUrl);
 
