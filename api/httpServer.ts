@@ -22,11 +22,13 @@ export async function listen(app: Koa, port: number, host: string): Promise<Runn
     close: (graceMs) =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        // Keep-alive sockets become idle once their request is answered; close them as they do, or close() waits.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
-        // Idle keep-alive sockets would otherwise hold close() open until they time out.
         server.closeIdleConnections();
       }),
   };

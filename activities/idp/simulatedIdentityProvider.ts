@@ -170,6 +170,20 @@ export class SimulatedIdentityProvider implements IdentityProvider {
     });
   }
 
+  /**
+   * What the simulated provider's action link leads to: the pending required actions of the invited user, or
+   * undefined for a link it never issued (Keycloak shows an "invalid or expired" page then).
+   */
+  async describeActionToken(key: string): Promise<{ email: string; requiredActions: string[]; actions: string[] } | undefined> {
+    const rows = await this.#orm.em.fork().execute<{ email: string; required_actions: string[]; actions: string[] }[]>(
+      `select u.email, u.required_actions, e.actions from idp_sim_emails e join idp_sim_users u on u.id = e.user_id
+        where e.action_url = ?`,
+      [this.#actionTokenUrl + key],
+    );
+    const row = rows[0];
+    return row && { email: row.email, requiredActions: row.required_actions, actions: row.actions };
+  }
+
   ping(): Promise<void> {
     return this.#run('ping', async () => [], async (em) => {
       await em.execute('select 1');

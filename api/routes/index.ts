@@ -5,6 +5,7 @@ import { claimsRoutes } from './claimsRoutes.ts';
 import { entitlementRoutes } from './entitlementRoutes.ts';
 import { healthRoutes } from './healthRoutes.ts';
 import { identityProviderRoutes } from './identityProviderRoutes.ts';
+import { simulatedActionTokenRoutes } from './simulatedActionTokenRoutes.ts';
 import { tenantRoutes } from './tenantRoutes.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
@@ -17,4 +18,5 @@ export const allRoutes = [
   ...claimsRoutes,
   ...auditRoutes,
   ...identityProviderRoutes,
+  ...simulatedActionTokenRoutes,
 ];

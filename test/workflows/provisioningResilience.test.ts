@@ -62,13 +62,14 @@ describe('a worker killed in the middle of provisioning', () => {
     await new Promise((r) => worker.once('exit', r));
     await clearFaults(orm, { tenantSlug: slug });
     await stack.startWorker();
-    await eventually(async () => (await auditOf(stack, tenantId, 'idp.invite_sent'))[0], 60_000, 'idp.invite_sent after restart');
+    await eventually(async () => (await auditOf(stack, tenantId, 'idp.invite_sent'))[0], 90_000, 'idp.invite_sent after restart');
     const orgs = await orm.em.fork().execute(`select count(*)::int as n from idp_sim_organizations where jsonb_exists(attributes->'tenant_id', ?)`, [tenantId]);
     const users = await orm.em.fork().execute(`select count(*)::int as n from idp_sim_users where email = ?`, [`a@${slug}.example`]);
     expect(orgs[0]!.n).toBe(1);
     expect(users[0]!.n).toBe(1);
     expect(await auditOf(stack, tenantId, 'idp.provision_failed')).toHaveLength(0);
-  });
+    // An attempt that died with its worker is retried only after its start-to-close timeout (30 s).
+  }, 120_000);
 });
 
 /** The real worker entry point as its own process, on the run's database and Temporal server. */

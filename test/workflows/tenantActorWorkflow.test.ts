@@ -36,6 +36,15 @@ describe('provisioning through the tenant actor', () => {
     expect(emails[0]!.actionUrl).toBe(body.invite_url);
   });
 
+  it('serves the simulated invite link as the page of the pending required actions', async () => {
+    const { email, body } = await createTenant();
+    const page = await fetch(body.invite_url);
+    expect(page.status).toBe(200);
+    expect(await page.json()).toEqual({ email, required_actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'], actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'] });
+    const forged = await fetch(body.invite_url.replace(/key=.*/, 'key=forged'));
+    expect(forged.status).toBe(400);
+  });
+
   it('creates the organization, the IT_ADMIN user and the membership for the tenant', async () => {
     const { tenantId, email } = await createTenant();
     const users = await stack.service.orm.em.fork().execute(`select id, realm_roles, required_actions from idp_sim_users where email = ?`, [email]);
