@@ -16,6 +16,10 @@ export class IdpError extends Error {
   }
 }
 
+/** The realm role of the tenant's administrator, and the actions its invite asks for (SPEC: provisioning). */
+export const IT_ADMIN_ROLE = 'IT_ADMIN';
+export const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
+
 export interface TenantRef {
   tenantId: string;
   slug: string;

@@ -12,6 +12,8 @@ import type { Claims } from '../../domain/schemas/claims.ts';
 import {
   claimsAsUserAttributes,
   IdpError,
+  INVITE_ACTIONS,
+  IT_ADMIN_ROLE,
   type IdentityProvider,
   type IdpMembership,
   type TenantRef,
@@ -20,8 +22,6 @@ import { KeycloakAdminToken } from './keycloakAdminToken.ts';
 import { statusOf, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';
 
-const IT_ADMIN_ROLE = 'IT_ADMIN';
-const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
 const MEMBERS_PAGE_SIZE = 100;
 /**
  * Keycloak 26.0 to 26.3 refuse an organization without a domain (optional since 26.4). Tenants have no domain of

@@ -5,14 +5,14 @@ import type { Orm } from '../../store/orm.ts';
 import {
   claimsAsUserAttributes,
   IdpError,
+  INVITE_ACTIONS,
+  IT_ADMIN_ROLE,
   type IdentityProvider,
   type IdpMembership,
   type TenantRef,
 } from './identityProvider.ts';
 import { PROVISIONING_STEPS, type FaultKind, type FaultStep } from './simulatorControl.ts';
 
-const ADMIN_REALM_ROLE = 'IT_ADMIN';
-const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
 /** Keycloak's default subject of the execute-actions e-mail. */
 const INVITE_SUBJECT = 'Update Your Account';
 
@@ -75,7 +75,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
       const inserted = await em.execute<{ id: string }[]>(
         `insert into idp_sim_users (username, email, first_name, last_name, attributes, realm_roles, required_actions)
          values (?, ?, ?, ?, ?::jsonb, array[?]::text[], array[?]::text[]) on conflict do nothing returning id`,
-        [address, address, firstName || null, rest.join(' ') || null, ownedBy(tenant.tenantId), [ADMIN_REALM_ROLE], INVITE_ACTIONS],
+        [address, address, firstName || null, rest.join(' ') || null, ownedBy(tenant.tenantId), [IT_ADMIN_ROLE], INVITE_ACTIONS],
       );
       if (inserted[0]) return { userId: inserted[0].id };
       const raced = await userFor(em, tenant.tenantId, address);
