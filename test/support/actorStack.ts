@@ -28,11 +28,13 @@ export interface ActorStackOptions {
   relayIntervalMs?: number;
   /** Start without a worker (a test starts it, possibly as another process). */
   withoutWorker?: boolean;
+  /** The provider behind API and worker; default: the simulated one on the service's database. */
+  idp?: (service: TestService) => IdentityProvider;
 }
 
 /**
  * The API over HTTP with its Temporal dispatcher and outbox relay, a worker with the real activities and the
- * simulated provider on the run's PostgreSQL, all on a task queue of its own so test files cannot steal each
+ * simulated provider (or options.idp) on the run's PostgreSQL, all on a task queue of its own so test files cannot steal each
  * other's tasks.
  */
 export async function startActorStack(options: ActorStackOptions = {}): Promise<ActorStack> {
@@ -57,7 +59,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   });
   const service = await startTestService(settings, { tenantActors: dispatcher });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
-  const idp: IdentityProvider = new SimulatedIdentityProvider(service.orm, service.baseUrl);
+  const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.orm, service.baseUrl);
   service.deps.identityProvider = idp;
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);

@@ -1,0 +1,379 @@
+/**
+ * docker-compose.yml cannot be started on the machines that run these tests (no Docker engine), so its rules are
+ * checked here instead: the stack is complete, starts in order, hands the service every setting its own loaders
+ * require, and mounts files that exist. The file is read as Compose reads it: YAML, then ${VAR:-default}
+ * interpolation with an empty environment (the defaults a plain `docker compose up` gets).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadSettings } from '../../platform/config.ts';
+import { loadKeycloakSettings } from '../../activities/idp/keycloakSettings.ts';
+import { loadAuthConfig } from '../../api/auth/authConfig.ts';
+import { TASK_QUEUE } from '../../workflows/tenantActorMessages.ts';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+type Environment = Record<string, string>;
+type HealthCheck = { test?: string | string[]; disable?: boolean };
+type PortSpec = string | number | { target: number; published?: string | number; host_ip?: string };
+type VolumeSpec = string | { type: string; source?: string; target: string; bind?: { create_host_path?: boolean } };
+interface ComposeService {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: HealthCheck;
+  ports?: PortSpec[];
+  volumes?: VolumeSpec[];
+  networks?: string[] | Record<string, { aliases?: string[] } | null>;
+  restart?: string;
+}
+
+/** Compose's interpolation: $$, $VAR, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
+function interpolate(value: unknown, env: Record<string, string | undefined>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(
+      /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (match, braced: string | undefined, operator: string | undefined, argument: string | undefined, bare: string | undefined) => {
+        if (match === '$$') return '$';
+        const name = (braced ?? bare)!;
+        const current = env[name];
+        const missing = operator?.startsWith(':') ? !current : current === undefined;
+        if (operator?.endsWith('-') && missing) return argument ?? '';
+        if (operator?.endsWith('?') && missing) throw new Error(`${name} is required: ${argument}`);
+        return current ?? '';
+      },
+    );
+  }
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolate(item, env)]));
+  }
+  return value;
+}
+
+const compose = interpolate(parse(read('docker-compose.yml')), {}) as { services: Record<string, ComposeService> };
+const services = compose.services;
+const serviceNames = Object.keys(services);
+
+function service(name: string): ComposeService {
+  const found = services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+  return found;
+}
+
+function environmentOf(name: string): Environment {
+  const environment = service(name).environment ?? {};
+  const entries = Array.isArray(environment)
+    ? environment.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const)
+    : Object.entries(environment).filter(([, value]) => value !== null).map(([key, value]) => [key, String(value)] as const);
+  return Object.fromEntries(entries);
+}
+
+function dependenciesOf(name: string): Array<{ target: string; condition: string }> {
+  const dependsOn = service(name).depends_on ?? [];
+  if (Array.isArray(dependsOn)) return dependsOn.map((target) => ({ target, condition: 'service_started' }));
+  return Object.entries(dependsOn).map(([target, spec]) => ({ target, condition: spec?.condition ?? 'service_started' }));
+}
+
+function hasHealthCheck(name: string): boolean {
+  const check = service(name).healthcheck;
+  if (!check || check.disable) return false;
+  const test = Array.isArray(check.test) ? check.test : [check.test];
+  return test.length > 0 && test[0] !== 'NONE';
+}
+
+function healthCheckCommand(name: string): string {
+  const test = service(name).healthcheck?.test ?? [];
+  return Array.isArray(test) ? test.join(' ') : test;
+}
+
+function publishedPorts(name: string): Array<{ hostIp: string; host: number; container: number }> {
+  return (service(name).ports ?? []).flatMap((spec) => {
+    if (typeof spec === 'object') {
+      if (spec.published === undefined) return [];
+      return [{ hostIp: spec.host_ip ?? '0.0.0.0', host: Number(spec.published), container: spec.target }];
+    }
+    const parts = String(spec).replace(/\/(tcp|udp)$/, '').split(':');
+    if (parts.length === 1) return [];
+    const [container, host, hostIp = '0.0.0.0'] = [...parts].reverse() as [string, string, string?];
+    return [{ hostIp, host: Number(host), container: Number(container) }];
+  });
+}
+
+function bindMounts(name: string): Array<{ source: string; target: string }> {
+  return (service(name).volumes ?? []).flatMap((spec) => {
+    if (typeof spec === 'object') return spec.type === 'bind' && spec.source ? [{ source: spec.source, target: spec.target }] : [];
+    const [source = '', target = ''] = spec.split(':');
+    return source.startsWith('.') || source.startsWith('/') ? [{ source, target }] : [];
+  });
+}
+
+function networkAliases(name: string): string[] {
+  const networks = service(name).networks;
+  if (!networks || Array.isArray(networks)) return [];
+  return Object.values(networks).flatMap((network) => network?.aliases ?? []);
+}
+
+/** Names a client inside the stack's network reaches a service by. */
+const namesOf = (name: string) => [name, ...networkAliases(name)];
+
+/** Every variable the service's own loaders read: platform/config.ts, IDP_* and AUTH_*. */
+function settingNamesReadByCode(): Set<string> {
+  const names = new Set<string>();
+  for (const [, name] of read('platform/config.ts').matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)) names.add(name!);
+  for (const file of ['activities/idp/keycloakSettings.ts', 'api/auth/authConfig.ts']) {
+    for (const [name] of read(file).matchAll(/\b(?:IDP|AUTH)_[A-Z0-9_]+\b/g)) names.add(name);
+  }
+  return names;
+}
+
+const SERVICE_PROCESSES = ['api', 'worker'] as const;
+const KEYCLOAK_REALM_FILE = 'keycloak/realm-tenant-registry.json';
+const KEYCLOAK_EXTENSION_POM = 'keycloak/extension/pom.xml';
+
+describe('docker-compose.yml', () => {
+  it('declares every service the stack needs, each from its expected image', () => {
+    const expectedImages: Record<string, RegExp> = {
+      postgres: /^postgres:\d+/,
+      temporal: /^temporalio\/(server|auto-setup):\d/,
+      'temporal-ui': /^temporalio\/ui:\d/,
+      keycloak: /^quay\.io\/keycloak\/keycloak:26\./,
+      mailpit: /^axllent\/mailpit:/,
+    };
+    for (const [name, image] of Object.entries(expectedImages)) expect(service(name).image, name).toMatch(image);
+    for (const name of SERVICE_PROCESSES) expect(service(name).build, name).toBeDefined();
+  });
+
+  it('every depends_on target is a service of the file', () => {
+    for (const name of serviceNames) {
+      for (const { target } of dependenciesOf(name)) expect(serviceNames, `${name} depends on ${target}`).toContain(target);
+    }
+  });
+
+  it('a dependency with a healthcheck is waited for with service_healthy', () => {
+    for (const name of serviceNames) {
+      for (const { target, condition } of dependenciesOf(name)) {
+        if (hasHealthCheck(target)) expect(condition, `${name} → ${target}`).toBe('service_healthy');
+      }
+    }
+  });
+
+  it('a dependency without a healthcheck is a one-shot job waited for with service_completed_successfully', () => {
+    for (const name of serviceNames) {
+      for (const { target, condition } of dependenciesOf(name)) {
+        if (hasHealthCheck(target)) continue;
+        expect(condition, `${name} → ${target}`).toBe('service_completed_successfully');
+        // A job ends: a restart policy that brings it back forever would never complete.
+        expect(service(target).restart ?? 'no', target).toMatch(/^(no|on-failure(:\d+)?)$/);
+      }
+    }
+  });
+
+  it('every long-running service with dependants has a healthcheck', () => {
+    const oneShotJobs = new Set(
+      serviceNames.flatMap((name) => dependenciesOf(name).filter((d) => d.condition === 'service_completed_successfully').map((d) => d.target)),
+    );
+    const withDependants = new Set(serviceNames.flatMap((name) => dependenciesOf(name).map((d) => d.target)));
+    for (const target of withDependants) {
+      if (!oneShotJobs.has(target)) expect(hasHealthCheck(target), target).toBe(true);
+    }
+    // The stack's own entry points are checked too, though nothing depends on the API.
+    expect(hasHealthCheck('api')).toBe(true);
+  });
+
+  it('the API and the worker start after PostgreSQL, Temporal (with its namespace) and Keycloak are ready', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const dependencies = Object.fromEntries(dependenciesOf(name).map((d) => [d.target, d.condition]));
+      expect(dependencies, name).toMatchObject({
+        postgres: 'service_healthy',
+        temporal: 'service_healthy',
+        'temporal-namespace': 'service_completed_successfully',
+        keycloak: 'service_healthy',
+      });
+    }
+  });
+
+  it('the API and the worker are built from the Dockerfile on Node 24 and run what npm run api / npm run worker run', () => {
+    const dockerfile = read('Dockerfile');
+    expect(dockerfile).toMatch(/^FROM node:24[\w.-]*/m);
+    expect(dockerfile).toMatch(/npm ci\b/);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    for (const name of SERVICE_PROCESSES) {
+      const build = service(name).build!;
+      const context = typeof build === 'string' ? build : (build.context ?? '.');
+      const dockerfilePath = typeof build === 'string' ? 'Dockerfile' : (build.dockerfile ?? 'Dockerfile');
+      expect(resolve(root, context), name).toBe(root);
+      expect(existsSync(join(root, context, dockerfilePath)), dockerfilePath).toBe(true);
+      // `npm run <name>`'s own command, started without npm in between so that `docker stop`'s SIGTERM reaches Node.
+      expect(scripts[name], `package.json script ${name}`).toBeDefined();
+      expect(service(name).command, name).toEqual(scripts[name]!.split(' '));
+    }
+  });
+
+  it('loadSettings accepts the environment of the API and of the worker and selects external PostgreSQL and Temporal', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const settings = loadSettings(environmentOf(name));
+      // Without either one the container would try to start an embedded PostgreSQL or a Temporal dev server.
+      expect(settings.DATABASE_URL, name).toBeDefined();
+      expect(settings.TEMPORAL_ADDRESS, name).toBeDefined();
+    }
+  });
+
+  it('DATABASE_URL and TEMPORAL_ADDRESS point at the stack\'s PostgreSQL and Temporal', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const settings = loadSettings(environmentOf(name));
+      const database = new URL(settings.DATABASE_URL!);
+      expect(database.protocol, name).toMatch(/^postgres(ql)?:$/);
+      expect(namesOf('postgres'), name).toContain(database.hostname);
+      expect(Number(database.port || 5432), name).toBe(5432);
+      const [host, port] = settings.TEMPORAL_ADDRESS!.split(':');
+      expect(namesOf('temporal'), name).toContain(host);
+      expect(Number(port), name).toBe(7233);
+    }
+  });
+
+  it('loadKeycloakSettings accepts the environment of the API and of the worker and selects Keycloak', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const environment = environmentOf(name);
+      expect(environment.IDP_ADMIN_URL, name).toBeTruthy();
+      const keycloak = loadKeycloakSettings(environment);
+      expect(keycloak, name).toBeDefined();
+      const url = new URL(keycloak!.url);
+      expect(namesOf('keycloak'), name).toContain(url.hostname);
+      expect(url.port, name).toBe(environmentOf('keycloak').KC_HTTP_PORT ?? '8080');
+    }
+  });
+
+  it('loadAuthConfig accepts the API\'s environment as it is and with AUTH_ENABLED=true added', () => {
+    const environment = environmentOf('api');
+    expect(() => loadAuthConfig(environment)).not.toThrow();
+    const enabled = loadAuthConfig({ ...environment, AUTH_ENABLED: 'true' });
+    expect(enabled).toMatchObject({ enabled: true, audience: 'tenant-registry' });
+  });
+
+  it('every variable given to the API and the worker is a setting the code reads', () => {
+    const known = settingNamesReadByCode();
+    for (const name of SERVICE_PROCESSES) {
+      for (const variable of Object.keys(environmentOf(name))) expect(known, `${name}: ${variable}`).toContain(variable);
+    }
+  });
+
+  it('the API and the worker agree on the database, Temporal, its namespace and task queue, and the identity provider', () => {
+    const [api, worker] = SERVICE_PROCESSES.map((name) => loadSettings(environmentOf(name)));
+    for (const setting of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const) {
+      expect(worker![setting], setting).toBe(api![setting]);
+    }
+    expect(api!.TEMPORAL_TASK_QUEUE).toBe(TASK_QUEUE);
+    const [apiIdp, workerIdp] = SERVICE_PROCESSES.map((name) => loadKeycloakSettings(environmentOf(name)));
+    expect({ ...workerIdp, clientSecret: workerIdp!.clientSecret.reveal() }).toEqual({ ...apiIdp, clientSecret: apiIdp!.clientSecret.reveal() });
+  });
+
+  it('the namespace the Temporal job creates is the one the API, the worker and the Web UI use', () => {
+    const created = environmentOf('temporal-namespace').DEFAULT_NAMESPACE;
+    for (const name of SERVICE_PROCESSES) expect(loadSettings(environmentOf(name)).TEMPORAL_NAMESPACE, name).toBe(created);
+    expect(environmentOf('temporal-ui').TEMPORAL_DEFAULT_NAMESPACE ?? 'default').toBe(created);
+    expect(namesOf('temporal')).toContain(environmentOf('temporal-ui').TEMPORAL_ADDRESS?.split(':')[0]);
+  });
+
+  it('the registry, Temporal and Keycloak use separate databases and roles, all created on first start', () => {
+    const registry = new URL(environmentOf('api').DATABASE_URL!);
+    const temporal = environmentOf('temporal');
+    const keycloak = environmentOf('keycloak');
+    const databases = [registry.pathname.slice(1), temporal.DBNAME, temporal.VISIBILITY_DBNAME, keycloak.KC_DB_URL_DATABASE];
+    const roles = [registry.username, temporal.POSTGRES_USER, keycloak.KC_DB_USERNAME];
+    expect(new Set(databases).size, databases.join(', ')).toBe(4);
+    expect(new Set(roles).size, roles.join(', ')).toBe(3);
+    const init = bindMounts('postgres').find((mount) => mount.target.startsWith('/docker-entrypoint-initdb.d/'));
+    expect(init).toBeDefined();
+    const script = readFileSync(resolve(root, init!.source), 'utf8');
+    for (const database of databases) expect(script, database).toMatch(new RegExp(`CREATE DATABASE ${database}\\b`, 'i'));
+    for (const role of roles) expect(script, role).toMatch(new RegExp(`CREATE ROLE ${role}\\b`, 'i'));
+  });
+
+  it('published host ports do not collide', () => {
+    const seen = new Map<number, string>();
+    for (const name of serviceNames) {
+      for (const { host } of publishedPorts(name)) {
+        expect(seen.get(host), `port ${host} of ${name}`).toBeUndefined();
+        seen.set(host, name);
+      }
+    }
+  });
+
+  it('the API is published on the port it listens on and its healthcheck asks GET /readyz there', () => {
+    const port = String(loadSettings(environmentOf('api')).PORT);
+    expect(publishedPorts('api').map((p) => String(p.container))).toContain(port);
+    expect(healthCheckCommand('api')).toContain(`127.0.0.1:${port}/readyz`);
+  });
+
+  it('files mounted from the repo exist; build outputs come from a project in the repo that names them', () => {
+    for (const name of serviceNames) {
+      for (const { source } of bindMounts(name)) {
+        const path = resolve(root, source);
+        if (!path.split('/').includes('target')) {
+          expect(existsSync(path), `${name}: ${source}`).toBe(true);
+          continue;
+        }
+        // A Maven build output: built before `docker compose up`, so only its project is in a fresh clone.
+        const pom = join(dirname(path).replace(/\/target(\/.*)?$/, ''), 'pom.xml');
+        expect(existsSync(pom), `${name}: ${pom}`).toBe(true);
+        const finalName = readFileSync(pom, 'utf8').match(/<finalName>([^<]+)<\/finalName>/)?.[1];
+        expect(`${finalName}.jar`, `${name}: ${source}`).toBe(basename(path));
+      }
+    }
+  });
+
+  it('Keycloak 26 runs start-dev --import-realm with the realm file and the extension jar mounted', () => {
+    expect(service('keycloak').command).toEqual(expect.arrayContaining(['start-dev', '--import-realm']));
+    const mounts = Object.fromEntries(bindMounts('keycloak').map((m) => [m.target, m.source.replace(/^\.\//, '')]));
+    expect(mounts['/opt/keycloak/data/import/realm-tenant-registry.json']).toBe(KEYCLOAK_REALM_FILE);
+    const provider = Object.entries(mounts).find(([target]) => target.startsWith('/opt/keycloak/providers/'));
+    expect(provider?.[1]).toMatch(/^keycloak\/extension\/target\/[\w.-]+\.jar$/);
+  });
+
+  it('Keycloak\'s image is the version the extension is compiled against', () => {
+    const compiledAgainst = read(KEYCLOAK_EXTENSION_POM).match(/<keycloak\.version>([^<]+)<\/keycloak\.version>/)?.[1];
+    expect(service('keycloak').image).toBe(`quay.io/keycloak/keycloak:${compiledAgainst}`);
+  });
+
+  it('the realm file declares the realm and admin client the API uses, with the secret the API is given', () => {
+    const realm = JSON.parse(read(KEYCLOAK_REALM_FILE)) as { realm: string; clients: Array<{ clientId: string; secret?: string }> };
+    const api = environmentOf('api');
+    expect(realm.realm).toBe(api.IDP_ADMIN_REALM);
+    const client = realm.clients.find((c) => c.clientId === api.IDP_ADMIN_CLIENT_ID);
+    expect(client, api.IDP_ADMIN_CLIENT_ID).toBeDefined();
+    const placeholder = client!.secret?.match(/^\$\{([A-Z0-9_]+)\}$/)?.[1];
+    const secret = placeholder ? environmentOf('keycloak')[placeholder] : client!.secret;
+    expect(secret).toBe(api.IDP_ADMIN_CLIENT_SECRET);
+  });
+
+  it('every placeholder of the realm file without a default is given to Keycloak, and its e-mail goes to the SMTP catcher', () => {
+    const realmText = read(KEYCLOAK_REALM_FILE);
+    const keycloak = environmentOf('keycloak');
+    for (const [, name, fallback] of realmText.matchAll(/\$\{([A-Za-z0-9_.]+)(?::([^}]*))?\}/g)) {
+      if (fallback === undefined) expect(keycloak[name!], name).toBeTruthy();
+    }
+    const smtp = (JSON.parse(realmText) as { smtpServer: { host: string; port: string } }).smtpServer;
+    const resolvePlaceholder = (value: string) =>
+      value.replace(/\$\{([A-Za-z0-9_.]+)(?::([^}]*))?\}/g, (_m, name: string, fallback?: string) => keycloak[name] ?? fallback ?? '');
+    expect(namesOf('mailpit')).toContain(resolvePlaceholder(smtp.host));
+    expect(resolvePlaceholder(smtp.port)).toBe('1025');
+  });
+
+  it('Keycloak has one public URL: its hostname, the issuer AUTH_ISSUER names, and a name browsers and containers both reach', () => {
+    const keycloak = environmentOf('keycloak');
+    const publicUrl = new URL(keycloak.KC_HOSTNAME!);
+    const api = environmentOf('api');
+    expect(api.AUTH_ISSUER).toBe(`${publicUrl.origin}/realms/${api.IDP_ADMIN_REALM}`);
+    // Inside the network the name is an alias of the service; on the host *.localhost is the loopback address.
+    expect(namesOf('keycloak')).toContain(publicUrl.hostname);
+    expect(publicUrl.hostname).toMatch(/(^|\.)localhost$/);
+    expect(publicUrl.port).toBe(keycloak.KC_HTTP_PORT);
+    expect(publishedPorts('keycloak')).toContainEqual(expect.objectContaining({ host: Number(publicUrl.port), container: Number(publicUrl.port) }));
+  });
+});
