@@ -1,9 +1,10 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { Orm } from '../store/orm.ts';
-import { TenantEntity } from '../domain/entities/tenantEntity.ts';
-import { appendAuditEvent } from '../domain/audit/appendAuditEvent.ts';
-import { claimsOfTenant } from '../domain/claims/resolveClaims.ts';
+import { AUDIT_INSERT_COLUMNS, auditInsertValues } from '../domain/audit/appendAuditEvent.ts';
+import { claimsOfSnapshot } from '../domain/claims/resolveClaims.ts';
 import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
+import { loadTenantSnapshot } from '../domain/tenants/tenantSnapshot.ts';
+import { nativePool } from '../store/nativePool.ts';
 import { IdpError, type IdentityProvider, type TenantRef } from './idp/identityProvider.ts';
 
 export interface TenantForProvisioning {
@@ -38,9 +39,14 @@ export function createTenantActivities(deps: { orm: Orm; idp: IdentityProvider }
   const { orm, idp } = deps;
   return {
     async loadTenantForProvisioning(tenantId: string): Promise<TenantForProvisioning> {
-      const tenant = await orm.em.fork().findOne(TenantEntity, { id: tenantId });
+      const { rows } = await (await nativePool(orm)).query<{ id: string; slug: string; name: string; admin_email: string | null; admin_name: string | null }>({
+        name: 'tenant_for_provisioning',
+        text: 'select id, slug, name, admin_email, admin_name from tenants where id = $1',
+        values: [tenantId],
+      });
+      const tenant = rows[0];
       if (!tenant) throw ApplicationFailure.create({ type: 'tenant_not_found', message: `tenant ${tenantId} not found`, nonRetryable: true });
-      return { tenantId: tenant.id, slug: tenant.slug, name: tenant.name, adminEmail: tenant.adminEmail ?? null, adminName: tenant.adminName ?? null };
+      return { tenantId: tenant.id, slug: tenant.slug, name: tenant.name, adminEmail: tenant.admin_email, adminName: tenant.admin_name };
     },
 
     ensureOrganization: (tenant: TenantRef) => asActivityFailure(() => idp.ensureOrganization(tenant)),
@@ -50,10 +56,9 @@ export function createTenantActivities(deps: { orm: Orm; idp: IdentityProvider }
 
     /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
     async pushTenantClaims(tenantId: string): Promise<{ users: number }> {
-      const em = orm.em.fork();
-      const tenant = await em.findOne(TenantEntity, { id: tenantId });
+      const tenant = await loadTenantSnapshot(await nativePool(orm), { by: 'id', id: tenantId });
       if (!tenant) return { users: 0 };
-      const { org_roles: _userOwned, ...claims } = await claimsOfTenant(em, tenant, []);
+      const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], Date.now());
       const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
       for (const userId of userIds) await asActivityFailure(() => idp.pushClaims(userId, claims));
       log.info('pushed claims', { tenantId, users: userIds.length });
@@ -65,25 +70,27 @@ export function createTenantActivities(deps: { orm: Orm; idp: IdentityProvider }
      * its insert committed does not append the event twice.
      */
     async recordProvisioningOutcome(tenantId: string, outcome: RecordedOutcome, outcomeId: string, resend = false): Promise<void> {
-      await orm.em.fork().transactional(async (em) => {
-        const seen = await em.execute(
-          `select 1 from audit_events where tenant_id = ? and action in ('idp.invite_sent', 'idp.provision_failed') and metadata->>'outcome_id' = ?`,
-          [tenantId, outcomeId],
-        );
-        if (seen.length > 0) return;
-        const metadata: Record<string, unknown> = { outcome_id: outcomeId, resend };
-        if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
-        await appendAuditEvent(
-          em,
-          {
-            action: outcome.status === 'succeeded' ? 'idp.invite_sent' : 'idp.provision_failed',
-            tenant_id: tenantId,
-            target_id: tenantId,
-            target_type: 'tenant',
-            metadata,
-          },
-          SYSTEM_ACTOR,
-        );
+      const metadata: Record<string, unknown> = { outcome_id: outcomeId, resend };
+      if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
+      const values = auditInsertValues(
+        {
+          action: outcome.status === 'succeeded' ? 'idp.invite_sent' : 'idp.provision_failed',
+          tenant_id: tenantId,
+          target_id: tenantId,
+          target_type: 'tenant',
+          metadata,
+        },
+        SYSTEM_ACTOR,
+      );
+      // One statement: the event is appended unless an earlier attempt already appended it.
+      await (await nativePool(orm)).query({
+        name: 'record_provisioning_outcome',
+        text: `insert into audit_events (${AUDIT_INSERT_COLUMNS})
+               select $1::text, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
+                      $11::jsonb, $12::text, $13::text
+                where not exists (select 1 from audit_events where tenant_id = $2 and action in ('idp.invite_sent', 'idp.provision_failed')
+                                     and metadata->>'outcome_id' = $14)`,
+        values: [...values, outcomeId],
       });
     },
   };

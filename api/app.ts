@@ -5,8 +5,11 @@ import { buildOpenApiDocument } from './openApiDocument.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
-import { mountRoute, type AnyRoute } from './routeDefinition.ts';
+import { exactPathRoutes, mountRoute, type AnyRoute } from './routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
+import { RegistryCache } from '../domain/registryCache.ts';
+import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import { nativePool } from '../store/nativePool.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -15,6 +18,9 @@ export interface BuiltApp {
 }
 
 export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes): BuiltApp {
+  // Filled in on the object itself: handlers read deps at request time, and callers may complete it after this call.
+  deps.cache ??= new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
+  deps.auditAppends ??= new AuditAppendBatcher(() => nativePool(deps.orm));
   const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
   app.silent = true;
   const router = new Router();
@@ -27,6 +33,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(errorHandler());
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   app.use(createAuthMiddleware(deps.authConfig));
+  app.use(exactPathRoutes(routes, deps));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router, openApiDocument };

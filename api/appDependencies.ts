@@ -5,6 +5,8 @@ import type { CheckResult } from './readinessChecks.ts';
 import type { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
+import type { RegistryCache } from '../domain/registryCache.ts';
+import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -19,4 +21,11 @@ export interface AppDependencies {
   tenantActors?: TenantActorDispatcher;
   /** Read-only uses of the provider in the API (memberships). */
   identityProvider?: IdentityProvider;
+  /**
+   * API keys and tenants for verify and claims; createApp makes one (CACHE_TTL_SECONDS) when none is given.
+   * startApi also connects it to the tables' change notifications (store/changeListener.ts).
+   */
+  cache?: RegistryCache;
+  /** Writes POST /v1/audit appends, several to a statement under load; createApp makes one when none is given. */
+  auditAppends?: AuditAppendBatcher;
 }

@@ -1,9 +1,11 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { invalidInput } from '../domain/errors.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
+import type { Sql } from '../domain/sql.ts';
+import { nativePool } from '../store/nativePool.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { readJsonBody } from './middleware/readJsonBody.ts';
 
@@ -14,9 +16,15 @@ export interface RouteResponse {
   body?: unknown;
 }
 
+/**
+ * What a handler gets besides its validated input. `em` (a fork of the ORM's EntityManager) and `meta` are made
+ * on first access: the hot paths that answer from the registry cache never fork, so they pass `() => scope.em`.
+ */
 export interface RouteScope {
-  em: EntityManager;
-  meta: RequestMeta;
+  readonly em: EntityManager;
+  readonly meta: RequestMeta;
+  /** The pool under the ORM, for single statements on hot paths (domain/sql.ts). */
+  sql(): Promise<Sql>;
   deps: AppDependencies;
   ctx: Context;
 }
@@ -98,7 +106,12 @@ function requestMeta(ctx: Context): RequestMeta {
 }
 
 export function mountRoute(router: Router, route: AnyRoute, deps: AppDependencies): void {
-  router[route.method](routerPath(route.path), async (ctx) => {
+  router[route.method](routerPath(route.path), routeMiddleware(route, deps));
+}
+
+/** The operation as Koa middleware: validates its input, runs the handler, writes its response. */
+export function routeMiddleware(route: AnyRoute, deps: AppDependencies): Middleware {
+  return async (ctx) => {
     const params = route.params ? parse(route.params, ctx.params, 'path') : {};
     const queryProblem = jsonInputProblem(ctx.query);
     if (queryProblem) throw invalidInput(`query: ${queryProblem}`);
@@ -111,10 +124,38 @@ export function mountRoute(router: Router, route: AnyRoute, deps: AppDependencie
       if (bodyProblem) throw invalidInput(`body: ${bodyProblem}`);
       body = parse(route.body, raw ?? {}, 'body');
     }
-    const em = deps.orm.em.fork();
-    const response = await route.handler({ params, query, body } as never, { em, meta: requestMeta(ctx), deps, ctx });
+    let em: EntityManager | undefined;
+    let meta: RequestMeta | undefined;
+    const scope: RouteScope = {
+      get em() {
+        return (em ??= deps.orm.em.fork());
+      },
+      get meta() {
+        return (meta ??= requestMeta(ctx));
+      },
+      sql: () => nativePool(deps.orm),
+      deps,
+      ctx,
+    };
+    const response = await route.handler({ params, query, body } as never, scope);
     ctx.status = response.status;
     if (response.body !== undefined) ctx.body = response.body;
-  });
+  };
+}
+
+/**
+ * Operations whose path has no parameters, found by one map lookup instead of the router's walk over every route
+ * (verify, claims and the audit log are all of this kind). Anything else, including other spellings of these paths
+ * the router would also accept and methods they do not allow, goes on to the router.
+ */
+export function exactPathRoutes(routes: AnyRoute[], deps: AppDependencies): Middleware {
+  const byMethodAndPath = new Map<string, Middleware>();
+  for (const route of routes) {
+    if (!route.path.includes('{')) byMethodAndPath.set(`${route.method.toUpperCase()} ${route.path}`, routeMiddleware(route, deps));
+  }
+  return (ctx, next) => {
+    const route = byMethodAndPath.get(`${ctx.method} ${ctx.path}`);
+    return route ? route(ctx, next) : next();
+  };
 }
 

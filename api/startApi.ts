@@ -8,6 +8,8 @@ import { listen, type RunningHttpServer } from './httpServer.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
 import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
+import { RegistryCache } from '../domain/registryCache.ts';
+import { startChangeListener } from '../store/changeListener.ts';
 
 export interface RunningApi {
   http: RunningHttpServer;
@@ -37,7 +39,10 @@ export async function startApi(options: {
       maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS,
     },
   });
+  const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
+  const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
   const { app } = createApp({
+    cache,
     settings,
     authConfig: options.authConfig,
     orm,
@@ -64,6 +69,7 @@ export async function startApi(options: {
     async stop() {
       await http.close(settings.SHUTDOWN_GRACE_MS);
       await relay.stop();
+      await changes.stop();
       await dispatcher.close();
     },
   };

@@ -23,16 +23,28 @@ const Settings = z.object({
   BODY_LIMIT_BYTES: integer(64 * 1024),
   SHUTDOWN_GRACE_MS: integer(10_000),
   API_KEY_LAST_USED_RESOLUTION_SECONDS: integer(60),
+  /**
+   * How long verify and claims may answer from the in-process cache. Changes made on this replica are seen at once
+   * and other replicas' changes within milliseconds (PostgreSQL NOTIFY); this is the bound should a notification be
+   * lost. 0 turns the cache off.
+   */
+  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
   /** host:port of Temporal's frontend; empty: `npm start` runs a local development server. */
   TEMPORAL_ADDRESS: optionalText,
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('tenant-registry'),
   TEMPORAL_DEV_PORT: integer(7233),
   TEMPORAL_UI_PORT: integer(8233),
-  /** How long POST /v1/tenants waits for the invite URL before answering 201 without it. */
+  /** How long POST /v1/tenants waits for the invite URL (reaching Temporal included) before answering 201 without it. */
   PROVISIONING_WAIT_MS: integer(10_000),
-  /** Bound on reaching Temporal for one hand-off. */
+  /** Bound on reaching Temporal for one signal hand-off (claims pushes, operator commands, the outbox relay). */
   TEMPORAL_HANDOFF_TIMEOUT_MS: integer(3_000),
+  /**
+   * Tenant actors the worker keeps in memory between their tasks. An actor lives as long as its tenant and is idle
+   * nearly always; one that was evicted is rebuilt from its (short) history when its next command comes. The SDK's
+   * default scales with the heap limit (thousands on a large machine) and would let the cache own the process.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: integer(25),
   PROVISIONING_RETRY_INITIAL_MS: integer(1_000),
   PROVISIONING_RETRY_MAX_INTERVAL_MS: integer(30_000),
   PROVISIONING_RETRY_MAX_ATTEMPTS: integer(5),

@@ -1,3 +1,5 @@
+// First: re-executes with the service's V8 heap flags before anything else is loaded (see the module).
+import '../platform/serviceV8Flags.ts';
 import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';

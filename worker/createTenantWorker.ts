@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
@@ -7,7 +9,24 @@ import { createTenantActivities } from '../activities/tenantActivities.ts';
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Bundles the workflow code once; tests and the all-in-one process reuse it across workers. */
-export const bundleWorkflows = (): Promise<WorkflowBundleWithSourceMap> => bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+export const bundleWorkflows = (): Promise<WorkflowBundleWithSourceMap> =>
+  bundleWorkflowCode({
+    workflowsPath,
+    logger: quietBundlerLogger,
+    // Line-level mappings without the sources inlined: stack traces still name file and line, and the worker's
+    // parsed source map (kept for the life of the worker) shrinks from tens of megabytes to a few.
+    webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
+  });
+
+/**
+ * The same bundle, made by a child process. Bundling loads webpack and peaks at some 150 MB; done in the service's
+ * own process that memory is never given back, so the long-running worker bundles this way.
+ */
+export async function bundleWorkflowsInChildProcess(): Promise<{ code: string }> {
+  const script = fileURLToPath(new URL('./printWorkflowBundle.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, [script], { maxBuffer: 256 * 1024 * 1024 });
+  return { code: stdout };
+}
 
 const quietBundlerLogger = {
   log: () => {},
@@ -25,6 +44,8 @@ export interface TenantWorkerOptions {
   orm: Orm;
   idp: IdentityProvider;
   workflowBundle?: WorkflowBundleWithSourceMap;
+  /** Tenant actors kept in memory between tasks (WORKER_MAX_CACHED_WORKFLOWS); default: the SDK's. */
+  maxCachedWorkflows?: number;
 }
 
 /** A worker for the tenant actors: deterministic workflow code in its sandbox, side effects as activities. */
@@ -34,8 +55,9 @@ export async function createTenantWorker(options: TenantWorkerOptions): Promise<
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath }),
+    workflowBundle: options.workflowBundle ?? (await bundleWorkflowsInChildProcess()),
     activities: createTenantActivities({ orm: options.orm, idp: options.idp }),
+    ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
   });
   return { worker, connection };
 }

@@ -12,6 +12,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
     orm: options.orm,
     idp: options.idp,
+    maxCachedWorkflows: options.settings.WORKER_MAX_CACHED_WORKFLOWS,
   });
   const running = worker.run();
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');

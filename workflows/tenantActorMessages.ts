@@ -39,6 +39,13 @@ export interface TenantActorInput {
   pending?: ActorCommand[];
   /** Commands handled before continuing as new; default 200. */
   maxCommandsPerRun?: number;
+  /**
+   * Provisioning (which the caller of POST /v1/tenants waits for) runs its steps as local activities: in the worker,
+   * within one workflow task, instead of a server round trip and another workflow task per step. Same activities,
+   * timeouts and retry policies; each step stays idempotent. The dispatcher sets it on every actor it starts; actors
+   * started before it existed keep regular activities, so their histories replay unchanged.
+   */
+  localProvisioningSteps?: boolean;
 }
 
 /** Optional payload of the operator signals; Temporal Web UI may send it empty. */

@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -26,7 +27,6 @@ import {
 const IDP_FAILURE_KINDS = ['organization_exists', 'user_exists', 'unauthorized', 'rejected'];
 /** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
 const MAX_COMMANDS_PER_RUN = 200;
-
 /**
  * The actor of one tenant: owns every identity-provider side effect of that tenant and runs them one at a time,
  * in the order the commands arrived. Handlers only enqueue; the main loop does the work.
@@ -35,21 +35,20 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
   const state: TenantActorState = input.state ?? { provisioning: 'idle', runs: 0 };
   const queue: ActorCommand[] = [...(input.pending ?? [])];
 
-  const idp = proxyActivities<TenantActivities>({
-    startToCloseTimeout: '30 seconds',
-    retry: {
-      initialInterval: input.retry.initialIntervalMs,
-      backoffCoefficient: input.retry.backoffCoefficient,
-      maximumInterval: input.retry.maximumIntervalMs,
-      maximumAttempts: input.retry.maximumAttempts,
-      nonRetryableErrorTypes: IDP_FAILURE_KINDS,
-    },
-  });
+  const idpRetry = {
+    initialInterval: input.retry.initialIntervalMs,
+    backoffCoefficient: input.retry.backoffCoefficient,
+    maximumInterval: input.retry.maximumIntervalMs,
+    maximumAttempts: input.retry.maximumAttempts,
+    nonRetryableErrorTypes: IDP_FAILURE_KINDS,
+  };
+  const idp = proxyActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
   // The registry's own database: retried until it answers, an outcome must never be dropped.
-  const store = proxyActivities<TenantActivities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['tenant_not_found'] },
-  });
+  const storeRetry = { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['tenant_not_found'] };
+  const store = proxyActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+  // The same activities with the same timeouts and retries, as local activities (input.localProvisioningSteps).
+  const localIdp = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
+  const localStore = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
 
   const outcome = (): ProvisioningOutcome | undefined => {
     if (state.provisioning === 'succeeded') return { status: 'succeeded', inviteUrl: state.inviteUrl! };
@@ -76,8 +75,13 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
     state.provisioning = 'running';
     state.runs += 1;
     let step: ProvisioningStep = 'load';
+    // Decided by the actor's input, so a history replays the way it ran: actors started before this option existed
+    // run (and replay) their provisioning as regular activities.
+    const local = input.localProvisioningSteps === true;
+    const steps = local ? localIdp : idp;
+    const db = local ? localStore : store;
     try {
-      const tenant = await store.loadTenantForProvisioning(input.tenantId);
+      const tenant = await db.loadTenantForProvisioning(input.tenantId);
       if (!tenant.adminEmail) {
         state.provisioning = 'not_requested';
         return;
@@ -85,25 +89,25 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
       // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
       const ref = { tenantId: tenant.tenantId, slug: tenant.slug, name: `${tenant.name} (${tenant.slug})` };
       step = 'organization';
-      const { organizationId } = await idp.ensureOrganization(ref);
+      const { organizationId } = await steps.ensureOrganization(ref);
       state.organizationId = organizationId;
       step = 'user';
-      const { userId } = await idp.ensureUser(ref, tenant.adminEmail, tenant.adminName ?? undefined);
+      const { userId } = await steps.ensureUser(ref, tenant.adminEmail, tenant.adminName ?? undefined);
       state.userId = userId;
       step = 'membership';
-      await idp.ensureMembership(organizationId, userId);
+      await steps.ensureMembership(organizationId, userId);
       step = 'invite';
-      const { inviteUrl } = await idp.sendInvite(userId);
+      const { inviteUrl } = await steps.sendInvite(userId);
       // Claims first, so the user's first token already carries the tenant's bundle.
-      await idp.pushTenantClaims(input.tenantId);
+      await steps.pushTenantClaims(input.tenantId);
       state.provisioning = 'succeeded';
       state.inviteUrl = inviteUrl;
       state.failure = undefined;
-      await store.recordProvisioningOutcome(input.tenantId, { status: 'succeeded', inviteUrl }, outcomeId('provision'));
+      await db.recordProvisioningOutcome(input.tenantId, { status: 'succeeded', inviteUrl }, outcomeId('provision'));
     } catch (error) {
       state.provisioning = 'failed';
       state.failure = { kind: failureKind(error), step, message: failureMessage(error) };
-      await store.recordProvisioningOutcome(input.tenantId, { status: 'failed', ...state.failure }, outcomeId('provision'));
+      await db.recordProvisioningOutcome(input.tenantId, { status: 'failed', ...state.failure }, outcomeId('provision'));
     }
   }
 

@@ -43,8 +43,10 @@ export const apiKeyRoutes = [
     tags,
     params: IdParams,
     responses: { 204: { description: 'revoked' }, 400: error('invalid id'), 404: error('no such key') },
-    handler: async ({ params }, { em, meta }) => {
-      await revokeApiKey(em, params.id, meta);
+    handler: async ({ params }, { em, meta, deps }) => {
+      const { prefix } = await revokeApiKey(em, params.id, meta);
+      // Committed: from now on this replica refuses the key; other replicas hear of it through NOTIFY.
+      deps.cache?.invalidateApiKey(prefix);
       return { status: 204 };
     },
   }),
@@ -57,12 +59,13 @@ export const apiKeyRoutes = [
     responses: { 200: { description: 'verdict', schema: ApiKeyVerify } },
     // The body is read here rather than validated by the route so that no bad input can turn into a 4xx.
     requestBodyForDocs: ApiKeyVerifyRequest,
-    handler: async (_input, { em, deps, ctx }) => {
+    handler: async (_input, { sql, deps, ctx }) => {
       const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
       const key = (body as { key?: unknown } | undefined)?.key;
-      const verdict = await verifyApiKey(em, key, {
+      const verdict = await verifyApiKey(sql, key, {
         lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
         onBackgroundError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),
+        cache: deps.cache,
       });
       return { status: 200, body: verdict };
     },

@@ -1,6 +1,5 @@
 import { AuditAppend, AuditEvent, AuditPage, AuditQuery } from '../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../domain/schemas/common.ts';
-import { appendAuditEvent } from '../../domain/audit/appendAuditEvent.ts';
 import { listAuditEvents } from '../../domain/audit/listAuditEvents.ts';
 import { defineRoute } from '../routeDefinition.ts';
 
@@ -15,7 +14,8 @@ export const auditRoutes = [
     tags,
     body: AuditAppend,
     responses: { 201: { description: 'the stored event', schema: AuditEvent }, 400: { description: 'invalid input', schema: ErrorBody } },
-    handler: async ({ body }, { em, meta }) => ({ status: 201, body: await appendAuditEvent(em, body, meta) }),
+    // createApp always provides the batcher.
+    handler: async ({ body }, { meta, deps }) => ({ status: 201, body: await deps.auditAppends!.append(body, meta) }),
   }),
   defineRoute({
     method: 'get',
@@ -25,6 +25,6 @@ export const auditRoutes = [
     tags,
     query: AuditQuery,
     responses: { 200: { description: 'a page of events', schema: AuditPage }, 400: { description: 'invalid input', schema: ErrorBody } },
-    handler: async ({ query }, { em }) => ({ status: 200, body: await listAuditEvents(em, query) }),
+    handler: async ({ query }, { sql }) => ({ status: 200, body: await listAuditEvents(await sql(), query) }),
   }),
 ];

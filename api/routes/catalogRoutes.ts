@@ -50,6 +50,7 @@ export const catalogRoutes = [
     },
     handler: async ({ body }, { em, meta, deps }) => {
       const { entitlement, claimsPushCommandId } = await startTrial(em, body, meta);
+      deps.cache?.invalidateTenant(entitlement.tenantId);
       handOffInBackground(deps, entitlement.tenantId, 'pushClaims', claimsPushCommandId);
       return { status: 201, body: toTenantProduct(entitlement) };
     },

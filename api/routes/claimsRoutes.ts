@@ -16,6 +16,6 @@ export const claimsRoutes = [
       400: { description: 'invalid input or no lookup key', schema: ErrorBody },
       404: { description: 'no such tenant', schema: ErrorBody },
     },
-    handler: async ({ body }, { em }) => ({ status: 200, body: await resolveClaims(em, body) }),
+    handler: async ({ body }, { sql, deps }) => ({ status: 200, body: await resolveClaims(sql, body, deps.cache) }),
   }),
 ];

@@ -23,8 +23,8 @@ export const tenantRoutes = [
       400: error('invalid input'),
       409: error('slug already taken'),
     },
-    handler: async ({ body }, { em, meta, deps }) => {
-      const { tenant, provisioningCommandId } = await createTenant(em, body, meta);
+    handler: async ({ body }, { sql, meta, deps }) => {
+      const { tenant, provisioningCommandId } = await createTenant(await sql(), body, meta);
       const inviteUrl = provisioningCommandId ? await provisionWithinWait(deps, tenant.id, provisioningCommandId) : undefined;
       return { status: 201, body: inviteUrl ? { tenant: toTenant(tenant), invite_url: inviteUrl } : { tenant: toTenant(tenant) } };
     },
@@ -61,6 +61,7 @@ export const tenantRoutes = [
     responses: { 200: { description: 'the updated tenant', schema: Tenant }, 400: error('invalid input'), 404: error('no such tenant') },
     handler: async ({ params, body }, { em, meta, deps }) => {
       const { tenant, claimsPushCommandId } = await changeTenantStatus(em, params.id, { kind: 'activate', body }, meta);
+      deps.cache?.invalidateTenant(tenant.id);
       handOffInBackground(deps, tenant.id, 'pushClaims', claimsPushCommandId);
       return { status: 200, body: toTenant(tenant) };
     },
@@ -77,6 +78,8 @@ export const tenantRoutes = [
     responses: { 200: { description: 'the updated tenant', schema: Tenant }, 400: error('invalid input'), 404: error('no such tenant') },
     handler: async ({ params, body }, { em, meta, deps }) => {
       const { tenant, claimsPushCommandId } = await changeTenantStatus(em, params.id, { kind: 'cancel', body }, meta);
+      // Committed: this replica's verify and claims see the new status at once, other replicas through NOTIFY.
+      deps.cache?.invalidateTenant(tenant.id);
       handOffInBackground(deps, tenant.id, 'pushClaims', claimsPushCommandId);
       return { status: 200, body: toTenant(tenant) };
     },

@@ -9,9 +9,12 @@ import type { AppDependencies } from '../appDependencies.ts';
 export async function provisionWithinWait(deps: AppDependencies, tenantId: string, commandId: number): Promise<string | undefined> {
   if (!deps.tenantActors) return undefined;
   try {
-    const outcome = await deps.tenantActors.provisionAndWait(tenantId, deps.settings.PROVISIONING_WAIT_MS, () =>
-      markDelivered(deps.orm.em.fork(), [commandId]),
-    );
+    const outcome = await deps.tenantActors.provisionAndWait(tenantId, deps.settings.PROVISIONING_WAIT_MS, async () => {
+      // Not awaited: the answer does not depend on it, and should it fail the relay delivers once more (idempotent).
+      markDelivered(deps.orm.em.fork(), [commandId]).catch((err: unknown) =>
+        deps.log.warn({ tenantId, err }, 'could not mark the provisioning hand-off delivered; the relay will repeat it'),
+      );
+    });
     return outcome?.status === 'succeeded' ? outcome.inviteUrl : undefined;
   } catch (error) {
     deps.log.warn({ tenantId, err: error }, 'provisioning hand-off failed; the outbox relay will deliver it');

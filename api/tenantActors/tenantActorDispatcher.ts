@@ -25,6 +25,14 @@ export interface DispatcherOptions {
 
 export type OperatorCommand = 'resendInvite' | 'retryProvisioning';
 
+/** gRPC status 4, as the client reports a call that ran out of its deadline (also when wrapped by the SDK). */
+function isDeadlineExceeded(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === 4 || /DEADLINE_EXCEEDED|deadline exceeded/i.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** The API side of the tenant actors: starts them on demand (one per tenant, by workflow id) and messages them. */
 export class TenantActorDispatcher {
   readonly connection: Connection;
@@ -42,7 +50,7 @@ export class TenantActorDispatcher {
     return {
       workflowId: tenantActorWorkflowId(tenantId),
       taskQueue: this.options.taskQueue ?? TASK_QUEUE,
-      args: [{ tenantId, retry: this.options.retry }] as [Parameters<typeof tenantActorWorkflow>[0]],
+      args: [{ tenantId, retry: this.options.retry, localProvisioningSteps: true }] as [Parameters<typeof tenantActorWorkflow>[0]],
       // The workflow id makes the hand-off idempotent: a running actor is reused, never started twice.
       workflowIdConflictPolicy: 'USE_EXISTING' as const,
     };
@@ -53,26 +61,27 @@ export class TenantActorDispatcher {
   }
 
   /**
-   * Hands provisioning to the tenant's actor and waits up to `waitMs` for its outcome. `onAccepted` runs once
-   * Temporal holds the command. Resolves undefined when the wait ran out; rejects when Temporal was unreachable.
+   * Hands provisioning to the tenant's actor and waits up to `waitMs` for its outcome, in one call (update-with-start
+   * waiting for completion): the actor runs the steps as local activities within one workflow task, so Temporal
+   * accepts the update only as that task completes, and a separate accept-then-wait would add nothing but a round
+   * trip. `onDelivered` runs once the outcome is known. Resolves undefined when the wait ran out (Temporal may hold
+   * the command or not: the outbox relay delivers it again, which is idempotent); rejects when Temporal refused or
+   * was unreachable.
    */
-  async provisionAndWait(tenantId: string, waitMs: number, onAccepted: () => Promise<void>): Promise<ProvisioningOutcome | undefined> {
-    const handle = await this.bounded(() =>
-      this.client.workflow.startUpdateWithStart(provisionAndWaitUpdate, {
-        waitForStage: 'ACCEPTED',
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof tenantActorWorkflow>('tenantActorWorkflow', this.startOptions(tenantId)),
-      }),
-    );
-    await onAccepted();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), waitMs);
-    });
+  async provisionAndWait(tenantId: string, waitMs: number, onDelivered: () => Promise<void>): Promise<ProvisioningOutcome | undefined> {
+    let outcome: ProvisioningOutcome;
     try {
-      return await Promise.race([handle.result(), timeout]);
-    } finally {
-      clearTimeout(timer);
+      outcome = await this.connection.withDeadline(Date.now() + waitMs, () =>
+        this.client.workflow.executeUpdateWithStart(provisionAndWaitUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof tenantActorWorkflow>('tenantActorWorkflow', this.startOptions(tenantId)),
+        }),
+      );
+    } catch (error) {
+      if (isDeadlineExceeded(error)) return undefined;
+      throw error;
     }
+    await onDelivered();
+    return outcome;
   }
 
   /** Delivers an outbox command without waiting for its effect (signal-with-start). */

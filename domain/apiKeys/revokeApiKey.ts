@@ -4,12 +4,15 @@ import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import { appendAuditEvent } from '../audit/appendAuditEvent.ts';
 
-/** Sets revoked_at once; revoking a revoked key is a no-op so retries are safe and the first timestamp stands. */
-export async function revokeApiKey(em: EntityManager, id: string, meta: RequestMeta): Promise<void> {
-  await em.transactional(async (tx) => {
+/**
+ * Sets revoked_at once; revoking a revoked key is a no-op so retries are safe and the first timestamp stands.
+ * Returns the key's prefix, under which caches hold it.
+ */
+export async function revokeApiKey(em: EntityManager, id: string, meta: RequestMeta): Promise<{ prefix: string }> {
+  return em.transactional(async (tx) => {
     const key = await tx.findOne(ApiKeyEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!key) throw notFound('API key');
-    if (key.revokedAt) return;
+    if (key.revokedAt) return { prefix: key.prefix };
     key.revokedAt = new Date();
     await tx.flush();
     await appendAuditEvent(
@@ -25,5 +28,6 @@ export async function revokeApiKey(em: EntityManager, id: string, meta: RequestM
       },
       meta,
     );
+    return { prefix: key.prefix };
   });
 }

@@ -2,6 +2,7 @@ import { Migration20261121000001Initial } from './Migration20261121000001Initial
 import { Migration20261121000002CatalogSeed } from './Migration20261121000002CatalogSeed.ts';
 import { Migration20261121000003IdpSimulator } from './Migration20261121000003IdpSimulator.ts';
 import { Migration20261121000004TenantActorOutbox } from './Migration20261121000004TenantActorOutbox.ts';
+import { Migration20261122000005ChangeNotifications } from './Migration20261122000005ChangeNotifications.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -9,4 +10,5 @@ export const migrationsList = [
   { name: 'Migration20261121000002CatalogSeed', class: Migration20261121000002CatalogSeed },
   { name: 'Migration20261121000003IdpSimulator', class: Migration20261121000003IdpSimulator },
   { name: 'Migration20261121000004TenantActorOutbox', class: Migration20261121000004TenantActorOutbox },
+  { name: 'Migration20261122000005ChangeNotifications', class: Migration20261122000005ChangeNotifications },
 ];

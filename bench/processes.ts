@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const projectRoot = resolve(import.meta.dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  /** SIGTERM, then SIGKILL to the whole process group (the service's PostgreSQL and Temporal included) after graceMs. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * A Node script of the project as its own process (and process group, so nothing it starts can outlive the bench).
+ * Its last output is kept and shown when it exits early.
+ */
+export function startNode(script: string, env: NodeJS.ProcessEnv, onExit: (code: number | null, stderr: string) => void): Child {
+  const child = spawn(process.execPath, [resolve(projectRoot, script)], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  // Drained so a chatty child never blocks on a full pipe; warnings and errors are what LOG_LEVEL=warn leaves.
+  const logFile = env.BENCH_CHILD_LOG ? createWriteStream(env.BENCH_CHILD_LOG) : undefined;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+    logFile?.write(chunk);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000);
+    logFile?.write(chunk);
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolveExit) =>
+    child.once('exit', (code) => {
+      exited = true;
+      onExit(code, stderr);
+      resolveExit();
+    }),
+  );
+  return {
+    process: child,
+    pid: child.pid!,
+    async stop(graceMs = 30_000) {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, graceMs);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resolves with the first stdout line matching `pattern` (e.g. the baseline's `listening <port>`). */
+export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolveLine, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms`)), timeoutMs);
+    child.process.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = pattern.exec(buffered);
+      if (match) {
+        clearTimeout(timer);
+        resolveLine(match);
+      }
+    });
+  });
+}
+
+/** Polls `url` until it answers 200. */
+export async function waitForHttp(url: string, timeoutMs: number, isAlive: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isAlive()) throw new Error(`process exited before ${url} answered`);
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

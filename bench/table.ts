@@ -1,0 +1,52 @@
+import type { LoadResult } from './load.ts';
+
+export interface Row {
+  name: string;
+  connections: number;
+  result: LoadResult & { rss: number };
+  base: LoadResult & { rss: number };
+  verdicts: { label: string; pass: boolean }[];
+}
+
+export interface RssRow {
+  label: string;
+  value: number;
+  base: number;
+  pass: boolean;
+  target: string;
+}
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const ms = (value: number) => (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0));
+const ratio = (value: number, base: number) => `${(value / base).toFixed(value / base < 10 ? 2 : 1)}×`;
+
+/** One Markdown table (it reads as well in a terminal as pasted into docs/performance.md). */
+export function formatTable(summary: string[], rows: Row[], rss: RssRow): string {
+  const header = ['scenario', 'conns', 'req/s', '×koa', 'p50 ms', '×koa', 'p99 ms', '×koa', 'errors', 'RSS MB', '×koa', 'target', 'result'];
+  const body = rows.map((row) => {
+    const { result: r, base: b } = row;
+    const missed = row.verdicts.filter((v) => !v.pass).map((v) => v.label);
+    return [
+      row.name,
+      String(row.connections),
+      r.rps.toFixed(0),
+      ratio(r.rps, b.rps),
+      ms(r.p50),
+      ratio(r.p50, b.p50),
+      ms(r.p99),
+      ratio(r.p99, b.p99),
+      String(r.errors),
+      mb(r.rss),
+      ratio(r.rss, b.rss),
+      row.verdicts.map((v) => v.label).join(', ') || '—',
+      row.verdicts.length === 0 ? '—' : missed.length === 0 ? 'PASS' : `MISS (${missed.join(', ')})`,
+    ];
+  });
+  body.push([rss.label, '', '', '', '', '', '', '', '', mb(rss.value), ratio(rss.value, rss.base), rss.target, rss.pass ? 'PASS' : 'MISS']);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
+  const numeric = (i: number) => i >= 1 && i <= 10;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
+}

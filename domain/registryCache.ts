@@ -1,0 +1,171 @@
+/**
+ * In-process cache of what the two hottest read paths need: API keys by prefix (verify) and tenants with their
+ * entitlements (verify's tenant status, claims). It holds no state another replica needs; it only saves reads.
+ *
+ * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
+ * - on the replica that made the change: not at all — the route invalidates after its transaction committed;
+ * - on other replicas: until PostgreSQL's NOTIFY from the tables' triggers arrives (milliseconds), see
+ *   store/changeListener.ts; while that listener is not connected the cache is bypassed altogether;
+ * - in any case: at most `ttlMs` (CACHE_TTL_SECONDS), the bound should a notification ever be lost.
+ *
+ * A load that raced an invalidation must not store what it read: loaders take `generation()` before their query
+ * and pass it to `put*`, which drops the value when any invalidation happened in between.
+ */
+export interface CachedApiKey {
+  id: string;
+  tenantId: string;
+  product: string | null;
+  scopes: string[];
+  keyHash: Buffer;
+  revoked: boolean;
+  /** ms since the epoch; 0 when never used. Advanced locally when this replica writes last_used_at. */
+  lastUsedAt: number;
+}
+
+export interface CachedTenant {
+  id: string;
+  slug: string;
+  plan: string;
+  status: string;
+  entitlements: { product: string; enabled: boolean; expiresAt: number | null }[];
+}
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
+
+export interface RegistryCacheOptions {
+  /** 0 disables the cache. */
+  ttlMs: number;
+  maxKeys?: number;
+  maxTenants?: number;
+  now?: () => number;
+}
+
+/** A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. */
+class BoundedTtlMap<K, V> {
+  readonly #entries = new Map<K, Entry<V>>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(key: K, now: number): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V, expiresAt: number): void {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as K);
+    this.#entries.set(key, { value, expiresAt });
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+export class RegistryCache {
+  readonly ttlMs: number;
+  readonly #now: () => number;
+  readonly #keys: BoundedTtlMap<string, CachedApiKey>;
+  readonly #tenants: BoundedTtlMap<string, CachedTenant>;
+  /** slug → tenant id; a hit is confirmed against the tenant's own slug. */
+  readonly #slugs: BoundedTtlMap<string, string>;
+  #generation = 0;
+  #suspended = false;
+
+  constructor(options: RegistryCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.#now = options.now ?? Date.now;
+    this.#keys = new BoundedTtlMap(options.maxKeys ?? 100_000);
+    this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
+    this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
+  }
+
+  /** False while disabled (TTL 0) or suspended (the change listener is not connected): every read goes to the store. */
+  get active(): boolean {
+    return this.ttlMs > 0 && !this.#suspended;
+  }
+
+  generation(): number {
+    return this.#generation;
+  }
+
+  apiKey(prefix: string): CachedApiKey | undefined {
+    return this.active ? this.#keys.get(prefix, this.#now()) : undefined;
+  }
+
+  tenant(id: string): CachedTenant | undefined {
+    return this.active ? this.#tenants.get(id, this.#now()) : undefined;
+  }
+
+  tenantBySlug(slug: string): CachedTenant | undefined {
+    if (!this.active) return undefined;
+    const id = this.#slugs.get(slug, this.#now());
+    const tenant = id === undefined ? undefined : this.tenant(id);
+    return tenant?.slug === slug ? tenant : undefined;
+  }
+
+  putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    this.#keys.set(prefix, key, this.#now() + this.ttlMs);
+  }
+
+  putTenant(tenant: CachedTenant, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const expiresAt = this.#now() + this.ttlMs;
+    this.#tenants.set(tenant.id, tenant, expiresAt);
+    this.#slugs.set(tenant.slug, tenant.id, expiresAt);
+  }
+
+  invalidateApiKey(prefix: string): void {
+    this.#generation += 1;
+    this.#keys.delete(prefix);
+  }
+
+  /** The tenant's status, plan or entitlements changed. Keys only hold the tenant id, so they stay. */
+  invalidateTenant(id: string): void {
+    this.#generation += 1;
+    this.#tenants.delete(id);
+  }
+
+  clear(): void {
+    this.#generation += 1;
+    this.#keys.clear();
+    this.#tenants.clear();
+    this.#slugs.clear();
+  }
+
+  /** The change listener lost its connection: notifications may be missed, so serve nothing from memory. */
+  suspend(): void {
+    this.#suspended = true;
+    this.clear();
+  }
+
+  /** The change listener is listening again; what was cached before may have changed meanwhile. */
+  resume(): void {
+    this.clear();
+    this.#suspended = false;
+  }
+
+  get sizes(): { apiKeys: number; tenants: number } {
+    return { apiKeys: this.#keys.size, tenants: this.#tenants.size };
+  }
+}

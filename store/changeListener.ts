@@ -1,0 +1,108 @@
+import pg from 'pg';
+import type { Logger } from '../platform/logger.ts';
+import type { RegistryCache } from '../domain/registryCache.ts';
+
+/** The channel the tables' triggers notify on (store/migrations/Migration20261122000005ChangeNotifications.ts). */
+export const CHANGE_CHANNEL = 'registry_changes';
+
+export interface ChangeListener {
+  /** Resolves once the first LISTEN is in place (the cache serves nothing from memory before that). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps a replica's registry cache honest: one dedicated connection LISTENs for the tables' change notifications
+ * and drops what changed. While that connection is down the cache is suspended — every verify and claims call reads
+ * the store — because notifications sent meanwhile would be missed; a reconnect clears the cache and resumes it.
+ * A heartbeat query notices a connection that died silently; the cache's TTL bounds whatever slips through anyway.
+ */
+export function startChangeListener(options: {
+  databaseUrl: string;
+  cache: RegistryCache;
+  log: Logger;
+  reconnectMs?: number;
+  heartbeatMs?: number;
+}): ChangeListener {
+  const { cache, log } = options;
+  const reconnectMs = options.reconnectMs ?? 1000;
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+
+  cache.suspend();
+
+  const apply = (payload: string | undefined) => {
+    if (payload?.startsWith('k:')) cache.invalidateApiKey(payload.slice(2));
+    else if (payload?.startsWith('t:')) cache.invalidateTenant(payload.slice(2));
+    // Anything else (a payload of a newer version of the triggers): forget everything rather than guess.
+    else cache.clear();
+  };
+
+  const lost = (client: pg.Client, reason: unknown) => {
+    if (current !== client) return;
+    current = undefined;
+    clearInterval(heartbeat);
+    cache.suspend();
+    client.removeAllListeners();
+    client.on('error', () => {});
+    client.end().catch(() => {});
+    if (stopped) return;
+    log.warn({ err: reason }, 'cache change listener lost its connection; caches bypassed until it is back');
+    retry = setTimeout(connect, reconnectMs);
+  };
+
+  async function connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: options.databaseUrl, keepAlive: true, application_name: 'tenant-registry-cache-listener' });
+    current = client;
+    client.on('notification', (message) => {
+      if (message.channel === CHANGE_CHANNEL) apply(message.payload);
+    });
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client, new Error('connection ended')));
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      lost(client, error);
+      return;
+    }
+    if (current !== client) return;
+    if (stopped) {
+      current = undefined;
+      await client.end().catch(() => {});
+      return;
+    }
+    cache.resume();
+    markReady();
+    heartbeat = setInterval(() => {
+      client.query('select 1').catch((error: unknown) => lost(client, error));
+    }, heartbeatMs);
+    heartbeat.unref();
+  }
+
+  void connect();
+
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      clearInterval(heartbeat);
+      const client = current;
+      current = undefined;
+      cache.suspend();
+      if (client) {
+        client.removeAllListeners();
+        client.on('error', () => {});
+        await client.end().catch(() => {});
+      }
+    },
+  };
+}

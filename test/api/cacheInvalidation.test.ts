@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseApiKey } from '../../domain/apiKeyFormat.ts';
+import { RegistryCache } from '../../domain/registryCache.ts';
+import { createLogger } from '../../platform/logger.ts';
+import { startChangeListener, type ChangeListener } from '../../store/changeListener.ts';
+import { eventually } from '../support/eventually.ts';
+import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
+
+/**
+ * Two replicas of the API on one database, each with its own registry cache connected to the tables' change
+ * notifications, as startApi wires them. A long TTL makes sure nothing here passes merely by expiry.
+ */
+interface Replica {
+  service: TestService;
+  cache: RegistryCache;
+  listener: ChangeListener;
+}
+
+async function startReplica(): Promise<Replica> {
+  const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
+  const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });
+  await listener.ready;
+  const service = await startTestService({}, { cache });
+  return { service, cache, listener };
+}
+
+let a: Replica;
+let b: Replica;
+beforeAll(async () => {
+  [a, b] = await Promise.all([startReplica(), startReplica()]);
+});
+afterAll(async () => {
+  for (const replica of [a, b]) {
+    await replica.listener.stop();
+    await replica.service.close();
+  }
+});
+
+async function tenantWithKey(replica: Replica) {
+  const created = await replica.service.request('POST', '/v1/tenants', { slug: uniqueSlug('cache'), name: 'Cache' });
+  expect(created.status).toBe(201);
+  const key = await replica.service.request('POST', '/v1/api-keys', { tenant_id: created.body.tenant.id, name: 'k' });
+  expect(key.status).toBe(201);
+  return { tenant: created.body.tenant as { id: string; slug: string }, keyId: key.body.api_key.id as string, plaintext: key.body.plaintext as string };
+}
+
+const verify = (replica: Replica, key: string) => replica.service.request('POST', '/v1/internal/api-keys/verify', { key });
+const claims = (replica: Replica, tenantId: string) => replica.service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenantId });
+const prefixOf = (plaintext: string) => parseApiKey(plaintext)!.prefix;
+
+describe('the registry cache of verify and claims', () => {
+  it('a revoked key fails verification on the replica that revoked it at once, although it was cached there', async () => {
+    const { keyId, plaintext } = await tenantWithKey(a);
+    expect((await verify(a, plaintext)).body.valid).toBe(true);
+    expect(a.cache.apiKey(prefixOf(plaintext))).toBeDefined();
+    expect((await a.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
+    expect((await verify(a, plaintext)).body).toEqual({ valid: false });
+  });
+
+  it('a key revoked on one replica fails on another that had it cached, once the notification arrives', async () => {
+    const { keyId, plaintext } = await tenantWithKey(a);
+    expect((await verify(b, plaintext)).body.valid).toBe(true);
+    expect(b.cache.apiKey(prefixOf(plaintext))).toBeDefined();
+    expect((await a.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
+    await eventually(async () => (await verify(b, plaintext)).body.valid === false, 5_000, 'replica b refusing the revoked key');
+  });
+
+  it('a key revoked by an operator straight in the database fails on every replica', async () => {
+    const { keyId, plaintext } = await tenantWithKey(a);
+    expect((await verify(a, plaintext)).body.valid).toBe(true);
+    expect((await verify(b, plaintext)).body.valid).toBe(true);
+    await a.service.orm.em.fork().execute('update api_keys set revoked_at = now() where id = ?', [keyId]);
+    for (const replica of [a, b]) {
+      await eventually(async () => (await verify(replica, plaintext)).body.valid === false, 5_000, 'the revoked key refused');
+    }
+  });
+
+  it('a frozen tenant: its keys fail and its claims say frozen, on this replica at once and on the other soon after', async () => {
+    const { tenant, plaintext } = await tenantWithKey(a);
+    for (const replica of [a, b]) {
+      expect((await verify(replica, plaintext)).body.valid).toBe(true);
+      expect((await claims(replica, tenant.id)).body.tenant_status).toBe('trial');
+    }
+    expect((await a.service.request('POST', `/v1/tenants/${tenant.id}/cancel`)).status).toBe(200);
+    expect((await verify(a, plaintext)).body).toEqual({ valid: false });
+    expect((await claims(a, tenant.id)).body.tenant_status).toBe('frozen');
+    await eventually(async () => (await verify(b, plaintext)).body.valid === false, 5_000, 'replica b refusing the frozen tenant key');
+    await eventually(async () => (await claims(b, tenant.id)).body.tenant_status === 'frozen', 5_000, 'replica b claims frozen');
+  });
+
+  it('a started trial shows in the claims of both replicas, by id and by slug', async () => {
+    const { tenant } = await tenantWithKey(a);
+    expect((await claims(b, tenant.id)).body.products).toEqual([]);
+    const bySlug = () => b.service.request('POST', '/v1/internal/idp/claims', { user_attrs: { tenant_slug: tenant.slug } });
+    expect((await bySlug()).body.products).toEqual([]);
+    expect((await a.service.request('POST', '/v1/catalog/trial-request', { tenant_id: tenant.id, product: 'analytics' })).status).toBe(201);
+    expect((await claims(a, tenant.id)).body.products).toEqual(['analytics']);
+    await eventually(async () => (await claims(b, tenant.id)).body.products.includes('analytics'), 5_000, 'replica b claims with the trial');
+    expect((await bySlug()).body.products).toEqual(['analytics']);
+  });
+
+  it('without its change listener a replica serves nothing from memory, so a change made elsewhere is seen at once', async () => {
+    const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
+    const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });
+    await listener.ready;
+    const c = await startTestService({}, { cache });
+    try {
+      const { keyId, plaintext } = await tenantWithKey(a);
+      expect((await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body.valid).toBe(true);
+      expect(cache.apiKey(prefixOf(plaintext))).toBeDefined();
+      await listener.stop();
+      expect(cache.active).toBe(false);
+      // No notification can reach c now; it must read the store.
+      await a.service.orm.em.fork().execute('update api_keys set revoked_at = now() where id = ?', [keyId]);
+      expect((await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body).toEqual({ valid: false });
+    } finally {
+      await listener.stop();
+      await c.close();
+    }
+  });
+});

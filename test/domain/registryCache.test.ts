@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../domain/registryCache.ts';
+
+const key = (id: string): CachedApiKey => ({
+  id,
+  tenantId: 't-1',
+  product: null,
+  scopes: ['read'],
+  keyHash: Buffer.alloc(32),
+  revoked: false,
+  lastUsedAt: 0,
+});
+const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 'starter', status: 'active', entitlements: [] });
+
+function cacheAt(options: { ttlMs?: number; maxKeys?: number } = {}) {
+  let now = 1_000_000;
+  const cache = new RegistryCache({ ttlMs: options.ttlMs ?? 30_000, maxKeys: options.maxKeys, now: () => now });
+  return { cache, advance: (ms: number) => (now += ms) };
+}
+
+describe('RegistryCache', () => {
+  it('serves a key until its TTL has passed, then reads again', () => {
+    const { cache, advance } = cacheAt({ ttlMs: 30_000 });
+    cache.putApiKey('trk_a', key('a'), cache.generation());
+    advance(29_999);
+    expect(cache.apiKey('trk_a')?.id).toBe('a');
+    advance(1);
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+  });
+
+  it('forgets an invalidated key at once', () => {
+    const { cache } = cacheAt();
+    cache.putApiKey('trk_a', key('a'), cache.generation());
+    cache.invalidateApiKey('trk_a');
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+  });
+
+  it('does not store what a load read before an invalidation that happened while it ran', () => {
+    const { cache } = cacheAt();
+    const loadStarted = cache.generation();
+    // Meanwhile: the key is revoked (here or on another replica) and the cache told so.
+    cache.invalidateApiKey('trk_a');
+    cache.putApiKey('trk_a', key('a'), loadStarted);
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+    // Any invalidation counts, not only one of the same key: stale reads are dropped rather than guessed about.
+    const next = cache.generation();
+    cache.invalidateTenant('t-9');
+    cache.putTenant(tenant('t-1', 'acme'), next);
+    expect(cache.tenant('t-1')).toBeUndefined();
+  });
+
+  it('finds a tenant by slug only while the cached tenant still has that slug', () => {
+    const { cache } = cacheAt();
+    cache.putTenant(tenant('t-1', 'acme'), cache.generation());
+    expect(cache.tenantBySlug('acme')?.id).toBe('t-1');
+    cache.putTenant(tenant('t-1', 'acme-renamed'), cache.generation());
+    expect(cache.tenantBySlug('acme')).toBeUndefined();
+    expect(cache.tenantBySlug('acme-renamed')?.id).toBe('t-1');
+  });
+
+  it('an invalidated tenant is read again, by id and by slug', () => {
+    const { cache } = cacheAt();
+    cache.putTenant(tenant('t-1', 'acme'), cache.generation());
+    cache.invalidateTenant('t-1');
+    expect(cache.tenant('t-1')).toBeUndefined();
+    expect(cache.tenantBySlug('acme')).toBeUndefined();
+  });
+
+  it('serves and stores nothing while suspended, and starts empty when resumed', () => {
+    const { cache } = cacheAt();
+    cache.putApiKey('trk_a', key('a'), cache.generation());
+    cache.suspend();
+    expect(cache.active).toBe(false);
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+    cache.putApiKey('trk_b', key('b'), cache.generation());
+    cache.resume();
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+    expect(cache.apiKey('trk_b')).toBeUndefined();
+    cache.putApiKey('trk_c', key('c'), cache.generation());
+    expect(cache.apiKey('trk_c')?.id).toBe('c');
+  });
+
+  it('a TTL of 0 turns it off', () => {
+    const { cache } = cacheAt({ ttlMs: 0 });
+    cache.putApiKey('trk_a', key('a'), cache.generation());
+    expect(cache.active).toBe(false);
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+  });
+
+  it('holds at most maxKeys keys, dropping the oldest first', () => {
+    const { cache } = cacheAt({ maxKeys: 2 });
+    for (const id of ['a', 'b', 'c']) cache.putApiKey(`trk_${id}`, key(id), cache.generation());
+    expect(cache.apiKey('trk_a')).toBeUndefined();
+    expect(cache.apiKey('trk_b')?.id).toBe('b');
+    expect(cache.apiKey('trk_c')?.id).toBe('c');
+    expect(cache.sizes.apiKeys).toBe(2);
+  });
+});
