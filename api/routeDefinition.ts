@@ -14,6 +14,8 @@ type AnyObject = z.ZodObject<z.ZodRawShape>;
 export interface RouteResponse {
   status: number;
   body?: unknown;
+  /** The body already serialised as JSON (its schema still the declared one), sent as it is. */
+  jsonText?: string;
 }
 
 /**
@@ -139,7 +141,10 @@ export function routeMiddleware(route: AnyRoute, deps: AppDependencies): Middlew
     };
     const response = await route.handler({ params, query, body } as never, scope);
     ctx.status = response.status;
-    if (response.body !== undefined) ctx.body = response.body;
+    if (response.jsonText !== undefined) {
+      ctx.type = 'application/json';
+      ctx.body = response.jsonText;
+    } else if (response.body !== undefined) ctx.body = response.body;
   };
 }
 

@@ -1,6 +1,6 @@
 import { AuditAppend, AuditEvent, AuditPage, AuditQuery } from '../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../domain/schemas/common.ts';
-import { listAuditEvents } from '../../domain/audit/listAuditEvents.ts';
+import { listAuditEventsJson } from '../../domain/audit/listAuditEvents.ts';
 import { defineRoute } from '../routeDefinition.ts';
 
 const tags = ['audit'];
@@ -25,6 +25,6 @@ export const auditRoutes = [
     tags,
     query: AuditQuery,
     responses: { 200: { description: 'a page of events', schema: AuditPage }, 400: { description: 'invalid input', schema: ErrorBody } },
-    handler: async ({ query }, { sql }) => ({ status: 200, body: await listAuditEvents(await sql(), query) }),
+    handler: async ({ query }, { sql }) => ({ status: 200, jsonText: await listAuditEventsJson(await sql(), query) }),
   }),
 ];

@@ -1,6 +1,6 @@
 import type { Sql } from '../sql.ts';
-import { AUDIT_DEFAULT_LIMIT, type AuditEvent, type AuditQuery } from '../schemas/audit.ts';
-import { AUDIT_COLUMNS, toAuditEvent, type AuditRow } from './auditEventRow.ts';
+import { AUDIT_DEFAULT_LIMIT, type AuditQuery } from '../schemas/audit.ts';
+import { AUDIT_COLUMNS_METADATA_AS_TEXT, auditEventJson, type AuditRow } from './auditEventRow.ts';
 
 const EQUALITY_FILTERS = ['tenant_id', 'product', 'actor_id', 'action'] as const;
 
@@ -21,10 +21,11 @@ export const AUDIT_CLOCK_SKEW = '60 seconds';
  * and the first one at least that long after `until`, each one lookup in the (created_at, id) index, bound the ids
  * the range can hold. The created_at conditions stay, so the answer is exact; the bounds only narrow the scan.
  */
-export async function listAuditEvents(
-  sql: Sql,
-  query: AuditQuery,
-): Promise<{ items: AuditEvent[]; next_cursor?: number }> {
+/**
+ * The page as the JSON text of an AuditPage, which GET /v1/audit sends as it is: a page is tens of kilobytes of
+ * rows that would otherwise be turned into objects only to be serialised again (see auditEventJson).
+ */
+export async function listAuditEventsJson(sql: Sql, query: AuditQuery): Promise<string> {
   const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
   const conditions: string[] = [];
   const params: unknown[] = [];
@@ -61,8 +62,9 @@ export async function listAuditEvents(
   }
   if (query.cursor !== undefined) conditions.push(`id < ${param(query.cursor)}`);
   const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
-  const text = `select ${AUDIT_COLUMNS} from audit_events ${where} order by id desc limit ${param(limit + 1)}`;
-  const { rows } = await sql.query<AuditRow>({ name: `audit_page${shape}`, text, values: params });
-  const page = rows.slice(0, limit).map(toAuditEvent);
-  return rows.length > limit ? { items: page, next_cursor: page[page.length - 1]!.id } : { items: page };
+  const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} order by id desc limit ${param(limit + 1)}`;
+  const { rows } = await sql.query<AuditRow & { metadata: string | null }>({ name: `audit_page${shape}`, text, values: params });
+  const page = rows.length > limit ? rows.slice(0, limit) : rows;
+  const items = `[${page.map(auditEventJson).join(',')}]`;
+  return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
 }

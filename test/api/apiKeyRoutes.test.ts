@@ -198,6 +198,17 @@ describe('POST /v1/internal/api-keys/verify', () => {
     expect(res.body).toEqual({ valid: false });
   });
 
+  it('a revoked key answers valid=false even though its verification was cached, on the replica that revoked it at once', async () => {
+    const tenant = await createTenant();
+    const { api_key, plaintext } = await createKey(tenant.id);
+    expect((await verify({ key: plaintext })).body.valid).toBe(true);
+    expect((await verify({ key: plaintext })).body.valid).toBe(true);
+    // The key now sits in the registry cache, which would keep answering valid for CACHE_TTL_SECONDS on its own.
+    expect(service.deps.cache?.apiKey(api_key.prefix)).toMatchObject({ id: api_key.id, revoked: false });
+    expect((await service.request('DELETE', `/v1/api-keys/${api_key.id}`)).status).toBe(204);
+    expect((await verify({ key: plaintext })).body).toEqual({ valid: false });
+  });
+
   it('a key with one character changed answers 200 valid=false', async () => {
     const tenant = await createTenant();
     const { plaintext } = await createKey(tenant.id);

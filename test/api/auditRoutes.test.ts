@@ -103,6 +103,14 @@ describe('POST /v1/audit', () => {
     const res = await service.request('POST', '/v1/audit', { action: 'x.y', source_ip: '10.0.0.1' });
     expect(res.status).toBe(400);
   });
+  it('appends made at the same moment each answer their own event, and every one is stored', async () => {
+    const actor = uniqueActor();
+    const events = await Promise.all(Array.from({ length: 40 }, (_, i) => append({ action: 'test.burst', actor_id: actor, metadata: { i } })));
+    expect(events.map((e) => e.metadata.i)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(new Set(events.map((e) => e.id)).size).toBe(40);
+    const stored = (await list({ actor_id: actor, limit: 100 })).body.items as Record<string, any>[];
+    expect([...stored].sort((x, y) => x.id - y.id)).toEqual([...events].sort((x, y) => x.id - y.id));
+  });
 });
 
 describe('GET /v1/audit', () => {
@@ -168,6 +176,48 @@ describe('GET /v1/audit', () => {
     const plusTwo = new Date(at.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
     const res = await list({ actor_id: actor, since: plusTwo, until: plusTwo });
     expect(ids(res.body.items)).toEqual([events[0]!.id]);
+  });
+
+  it('lists an event exactly as it was appended: nested nulls, empty values and unicode in metadata, absent fields absent', async () => {
+    const actor = uniqueActor();
+    const appended = await append({
+      action: 'test.shape',
+      actor_id: actor,
+      target_name: 'Zoë "quoted" \\ name',
+      metadata: { nothing: null, nested: { deeper: [null, 0, false, ''] }, empty: {}, text: 'ünïcødé ✓' },
+    });
+    const listed = (await list({ actor_id: actor })).body.items;
+    expect(listed).toEqual([appended]);
+    expect(listed[0]).not.toHaveProperty('tenant_id');
+    expect(listed[0].metadata.nothing).toBeNull();
+  });
+
+  it('a time range answers exactly its events when created_at runs a few seconds backwards as ids grow', async () => {
+    // Far in the past, so the log's other events cannot fall in the range. created_at is set the way a database
+    // clock stepped back by seconds would leave it: not in id order, within the documented tolerance.
+    const base = Date.UTC(2001, 1, 3, 4, Math.floor(Math.random() * 50));
+    const at = (seconds: number) => new Date(base + seconds * 1000).toISOString();
+    const actor = uniqueActor();
+    const inserted: { id: number; second: number }[] = [];
+    for (const second of [-3600, 0, 10, 5, 20, 15, 30, 3600]) {
+      const rows = await service.orm.em
+        .fork()
+        .execute<{ id: string }[]>(`insert into audit_events (action, actor_id, created_at) values ('test.clock', ?, ?) returning id`, [actor, at(second)]);
+      inserted.push({ id: Number(rows[0]!.id), second });
+    }
+    const expected = inserted.filter((e) => e.second >= 5 && e.second <= 15).map((e) => e.id).sort((x, y) => y - x);
+    const page = await list({ since: at(5), until: at(15) });
+    expect(page.status).toBe(200);
+    expect(ids(page.body.items)).toEqual(expected);
+    // The same range page by page, and with another filter beside it.
+    const first = await list({ since: at(5), until: at(15), limit: 2 });
+    expect(ids(first.body.items)).toEqual(expected.slice(0, 2));
+    const second = await list({ since: at(5), until: at(15), limit: 2, cursor: first.body.next_cursor });
+    expect(ids(second.body.items)).toEqual(expected.slice(2));
+    expect(second.body.next_cursor).toBeUndefined();
+    expect(ids((await list({ actor_id: actor, since: at(0), until: at(30) })).body.items)).toEqual(
+      inserted.filter((e) => e.second >= 0 && e.second <= 30).map((e) => e.id).sort((x, y) => y - x),
+    );
   });
 
   it('since after the newest event yields an empty page', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../activities/idp/simulatorControl.ts';
-import { actorStateQuery, tenantActorWorkflowId } from '../../workflows/tenantActorMessages.ts';
+import { randomUUID } from 'node:crypto';
+import { actorStateQuery, provisionSignal, tenantActorWorkflowId } from '../../workflows/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { uniqueSlug } from '../support/testService.ts';
@@ -135,6 +136,47 @@ describe('provisioning through the tenant actor', () => {
   it('answers 404 to operator signals for an unknown tenant', async () => {
     const res = await stack.service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000000/idp/resend-invite');
     expect(res.status).toBe(404);
+  });
+});
+
+describe('how the provisioning steps run', () => {
+  const scheduledActivities = (history: { events?: Array<{ activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null }> | null }) =>
+    (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  const markers = (history: { events?: Array<{ markerRecordedEventAttributes?: unknown }> | null }) =>
+    (history.events ?? []).filter((e) => e.markerRecordedEventAttributes).length;
+
+  it('an actor the API starts runs every step as a local activity: no activity task goes through the server', async () => {
+    const { tenantId } = await createTenant();
+    await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
+    const history = await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).fetchHistory();
+    expect(scheduledActivities(history)).toEqual([]);
+    // load, organization, user, membership, invite, claims push, outcome
+    expect(markers(history)).toBeGreaterThanOrEqual(7);
+  });
+
+  it('an actor started before local steps existed provisions with regular activities, with the same outcome', async () => {
+    const slug = uniqueSlug('legacy');
+    const tenantId = randomUUID();
+    await stack.service.orm.em.fork().execute(
+      `insert into tenants (id, slug, name, status, kind, plan, admin_email, created_at, updated_at)
+       values (?, ?, 'Legacy', 'trial', 'customer', 'starter', ?, now(), now())`,
+      [tenantId, slug, `admin@${slug}.example`],
+    );
+    // As an actor started by an earlier release: its input has no localProvisioningSteps.
+    await stack.dispatcher.client.workflow.signalWithStart('tenantActorWorkflow', {
+      workflowId: tenantActorWorkflowId(tenantId),
+      taskQueue: stack.taskQueue,
+      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 } }],
+      signal: provisionSignal,
+      signalArgs: [],
+    });
+    const sent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
+    expect(sent.metadata).toMatchObject({ resend: false });
+    const history = await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).fetchHistory();
+    expect(scheduledActivities(history)).toEqual([
+      'loadTenantForProvisioning', 'ensureOrganization', 'ensureUser', 'ensureMembership', 'sendInvite', 'pushTenantClaims', 'recordProvisioningOutcome',
+    ]);
+    expect(markers(history)).toBe(0);
   });
 });
 
