@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+export { freePort } from '../platform/freePort.ts';
 
 const projectRoot = resolve(import.meta.dirname, '..');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 export interface Child {
   process: ChildProcess;

@@ -6,7 +6,7 @@ import { migrate, openOrm } from '../../store/orm.ts';
 import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../../platform/freePort.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,15 +60,4 @@ export default async function setup(project: TestProject) {
     await temporal.stop();
     await stop();
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
 }
