@@ -142,8 +142,21 @@ export class RssSampler {
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds (user + system, all threads) used so far by a process and by its descendants, grouped by command. */
-export function cpuOfTree(rootPid: number): Map<string, number> {
+/** The project's entry point a Node process runs (`api/main.ts`, `worker/main.ts`), from its command line. */
+export function entryPointOf(pid: number): string | undefined {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /(?:^|\/)((?:api|worker|scripts)\/\w+\.ts)$/.exec(args.find((arg) => arg.endsWith('.ts')) ?? '')?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds (user + system, all threads) used so far by a process and by its descendants, grouped: `api` and
+ * `worker` for those entry points, `postgres` for PostgreSQL's processes, `rootGroup` for the root itself, else the command.
+ */
+export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, number> {
   const procs: { pid: number; ppid: number; comm: string; cpu: number }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -160,16 +173,37 @@ export function cpuOfTree(rootPid: number): Map<string, number> {
   const children = new Map<number, typeof procs>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
   const totals = new Map<string, number>();
+  const groupOf = (p: (typeof procs)[number], isRoot: boolean) => {
+    if (isRoot) return rootGroup;
+    if (p.comm.startsWith('postgres')) return 'postgres';
+    const entry = entryPointOf(p.pid);
+    return entry?.startsWith('api/') ? 'api' : entry?.startsWith('worker/') ? 'worker' : p.comm;
+  };
   const visit = (pid: number, isRoot: boolean) => {
     const self = procs.find((p) => p.pid === pid);
     if (self) {
-      const group = isRoot ? 'service' : self.comm.startsWith('postgres') ? 'postgres' : self.comm;
+      const group = groupOf(self, isRoot);
       totals.set(group, (totals.get(group) ?? 0) + self.cpu);
     }
     for (const child of children.get(pid) ?? []) visit(child.pid, false);
   };
   visit(rootPid, true);
   return totals;
+}
+
+/** The pid of the child of `parentPid` that runs the given entry point (e.g. `api/main.ts`). */
+export function childRunning(parentPid: number, entryPoint: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parentPid && entryPointOf(Number(entry)) === entryPoint) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
 
 /** Per-group CPU milliseconds per request between two cpuOfTree readings. */

@@ -32,7 +32,6 @@ export const AUDIT_ACTIONS = [
   'data.exported', 'webhook.delivered',
 ];
 const EXTRA_PRODUCTS = ['billing', 'support', 'reports'];
-const ACTORS = 5000;
 const USABLE = new Set(['demo', 'trial', 'active']);
 const AUDIT_SPAN_DAYS = 365;
 
@@ -42,6 +41,8 @@ const AUDIT_SPAN_DAYS = 365;
  * spread over tenants, actions, products, actors and a year of time, ids in the order of time as the service writes them.
  */
 export async function seed(databaseUrl: string, volumes: Volumes, progress: (message: string) => void): Promise<Seeded> {
+  // 200 events per actor at any volume (5,000 actors for a million events).
+  const ACTORS = Math.max(10, Math.round(volumes.auditEvents / 200));
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {

@@ -94,7 +94,8 @@ export class RegistryCache {
   constructor(options: RegistryCacheOptions) {
     this.ttlMs = options.ttlMs;
     this.#now = options.now ?? Date.now;
-    this.#keys = new BoundedTtlMap(options.maxKeys ?? 100_000);
+    // ~450 bytes a key: 50,000 keys (more than a replica verifies within one TTL in any sane deployment) are ~22 MB.
+    this.#keys = new BoundedTtlMap(options.maxKeys ?? 50_000);
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
   }

@@ -32,7 +32,9 @@ export async function startEmbeddedPostgres(requestedDataDir: string, port: numb
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    // PostgreSQL's 128 MB default holds a fraction of a million-event audit log and its indexes: listing pages then
+    // read their heap pages through the kernel one system call each (docs/performance.md).
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=512MB'],
     onLog: (message) => log.debug({ postgres: String(message).trim() }, 'postgres'),
     onError: (error) => log.warn({ postgres: String(error).trim() }, 'postgres'),
   });

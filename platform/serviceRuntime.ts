@@ -7,6 +7,7 @@ import type { RunningPostgres } from './embeddedPostgres.ts';
 
 export interface ServiceRuntime {
   orm: Orm;
+  databaseUrl: string;
   temporalAddress: string;
   devServer?: RunningDevServer;
   embeddedPostgres?: RunningPostgres;
@@ -34,6 +35,7 @@ export async function startServiceRuntime(settings: Settings, log: Logger): Prom
   }
   return {
     orm,
+    databaseUrl: database.url,
     temporalAddress,
     devServer,
     embeddedPostgres: database.embedded,

@@ -1,27 +1,40 @@
-// First: re-executes with the service's V8 heap flags before anything else is loaded (see the module).
-import '../platform/serviceV8Flags.ts';
 import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFor } from '../activities/idp/identityProviderFor.ts';
+import { startServiceProcess } from '../platform/serviceProcess.ts';
 import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
 import { loadAuthConfig } from '../api/auth/authConfig.ts';
-import { startApi } from '../api/startApi.ts';
-import { startWorker } from '../worker/startWorker.ts';
 
 /**
- * `npm start`: the whole service in one process on its embedded defaults — PostgreSQL and a Temporal development
- * server (with Web UI) unless DATABASE_URL / TEMPORAL_ADDRESS are set, the simulated identity provider unless
- * IDP_ADMIN_URL is set, the worker and the API.
+ * `npm start`: the whole service on its embedded defaults — PostgreSQL and a Temporal development server (with Web UI)
+ * unless DATABASE_URL / TEMPORAL_ADDRESS are set, the simulated identity provider unless IDP_ADMIN_URL is set — run
+ * as a deployment runs it: this process starts the backing services and migrates the schema, then runs the worker
+ * (`worker/main.ts`) and the API (`api/main.ts`) as two processes of their own pointed at them. The API's memory and
+ * CPU are then its own, as they are in production (docs/decisions.md).
  */
 const settings = loadSettings();
-const keycloakSettings = loadKeycloakSettings(process.env);
-const authConfig = loadAuthConfig(process.env);
+// Settings the children need are checked here too, so a mistake is reported once, before anything starts.
+loadKeycloakSettings(process.env);
+loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
 const runtime = await startServiceRuntime(settings, log);
-const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-log.info({ identityProvider: kind }, 'identity provider selected');
-const worker = await startWorker({ settings, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
-const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
-shutdownOnSignals(log, [() => api.stop(), () => worker.stop(), () => runtime.stop()]);
+const env = { ...process.env, DATABASE_URL: runtime.databaseUrl, TEMPORAL_ADDRESS: runtime.temporalAddress };
+const processes = [startServiceProcess('worker', 'worker/main.ts', env, log), startServiceProcess('api', 'api/main.ts', env, log)];
+
+let stopping = false;
+const stopProcesses = async () => {
+  stopping = true;
+  // The API first: it drains its requests while the worker can still finish what they handed off.
+  for (const child of [...processes].reverse()) await child.stop(settings.SHUTDOWN_GRACE_MS + 5_000);
+};
+shutdownOnSignals(log, [stopProcesses, () => runtime.stop()]);
+
+// One of the two ending by itself is a failure of the whole: stop everything and exit non-zero for the supervisor.
+const first = await Promise.race(processes.map(async (child) => ({ child, code: await child.exited })));
+if (!stopping) {
+  log.error({ process: first.child.name, code: first.code }, 'service process exited; stopping');
+  await stopProcesses();
+  await runtime.stop();
+  process.exit(1);
+}

@@ -183,7 +183,7 @@ describe('GET /v1/audit', () => {
     const appended = await append({
       action: 'test.shape',
       actor_id: actor,
-      target_name: 'Zoë "quoted" \\ name',
+      target_name: 'Zoë "quoted" \\ name\n\ttabbed \u0001 control',
       metadata: { nothing: null, nested: { deeper: [null, 0, false, ''] }, empty: {}, text: 'ünïcødé ✓' },
     });
     const listed = (await list({ actor_id: actor })).body.items;

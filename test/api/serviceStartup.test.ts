@@ -1,7 +1,12 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../platform/freePort.ts';
+import { eventually } from '../support/eventually.ts';
 
 const run = promisify(execFile);
 const startScript = resolve(import.meta.dirname, '../../scripts/start.ts');
@@ -31,4 +36,51 @@ describe('service start-up', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('IDP_ADMIN_CLIENT_SECRET');
   });
+
+  it('runs the API and the worker as two processes, and when one dies stops the other and exits non-zero', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'start-'));
+    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const env = {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+      EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
+    };
+    const start = spawn(process.execPath, [startScript], { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((done) => start.once('exit', done));
+    try {
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 'readiness');
+      const children = childEntryPoints(start.pid!);
+      expect([...children.keys()].sort()).toEqual(['api/main.ts', 'worker/main.ts']);
+      process.kill(children.get('api/main.ts')!, 'SIGKILL');
+      expect(await exited).toBe(1);
+      expect(isRunning(children.get('worker/main.ts')!)).toBe(false);
+    } finally {
+      start.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** The project entry points the direct children of `pid` run, with their pids. */
+function childEntryPoints(pid: number): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      const script = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').find((arg) => arg.endsWith('.ts'));
+      if (script) found.set(script.split('/').slice(-2).join('/'), Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
