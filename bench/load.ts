@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { drivePaced } from './pacedLoad.ts';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -13,7 +14,7 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Stop after this many requests instead (the duration is then an upper bound). */
   amount?: number;
-  /** Offered load in requests per second over all connections (open loop); default: as fast as answers come. */
+  /** Offered load in requests per second, paced evenly (open loop, see drivePaced); default: as fast as answers come. */
   rate?: number;
   /**
    * The requests, spread over the connections: connection i loops over its own slice, so many different keys,
@@ -50,8 +51,12 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** One autocannon run on loopback; latencies are recorded per response with sub-millisecond resolution. */
+/**
+ * One run on loopback; latencies are recorded per response with sub-millisecond resolution. As fast as answers come:
+ * autocannon, closed loop; at an offered rate: drivePaced, open loop.
+ */
 export async function drive(options: LoadOptions): Promise<LoadResult> {
+  if (options.rate) return drivePaced({ ...options, rate: options.rate });
   const { requests, nextRequest } = options;
   let slices: ReturnType<typeof toAutocannon>[][] = [];
   if (requests) {
@@ -72,7 +77,6 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.durationSeconds,
     ...(options.amount ? { amount: Math.max(options.amount, options.connections) } : {}),
-    ...(options.rate ? { overallRate: options.rate } : {}),
     // The first connection's requests are replaced per client in setupClient.
     requests: nextRequest
       ? [{ setupRequest: (req) => ({ ...req, ...toAutocannon(nextRequest()) }) }]

@@ -44,6 +44,8 @@ const volumes: Volumes = quick
   ? { tenants: 200, apiKeys: 2_000, auditEvents: 20_000, sampleKeys: 500 }
   : { tenants: 10_000, apiKeys: 100_000, auditEvents: 1_000_000, sampleKeys: 10_000 };
 const DURATION = quick ? 1 : 10;
+/** Seconds of each below-saturation row (the path is warm by then). */
+const HALF_LOAD_DURATION = quick ? 1 : 5;
 /** Seconds of warm-up before each row; none in quick mode (autocannon runs whole seconds, the smoke test has none to spare). */
 const WARMUP = quick ? 0 : 3;
 /** Distinct requests per row (keys, tenants, filter values, cursors); quick mode keeps its one-pass warm-up short. */
@@ -185,6 +187,28 @@ async function main(): Promise<void> {
     );
     if (!serviceAlive) throw new Error('the service died during the run');
   }
+  // Closed loop, 64 connections keep the service saturated: latency is then mostly queueing (Little's law: the mean
+  // is connections / throughput). The same paths at half their measured peak, offered at a fixed rate over the same
+  // connections, show the latency a caller sees when the service is busy but not overloaded.
+  const belowSaturation: { scenario: Scenario; rate: number; result: Measured }[] = [];
+  // Quick mode runs two of them: enough to keep this part of the harness working.
+  const withLatencyTargets = measured.filter(({ scenario, result }) => scenario.targets.some((t) => t.latency) && result.requests > 0);
+  for (const { scenario, result: peak } of quick ? withLatencyTargets.slice(0, 2) : withLatencyTargets) {
+    const rate = Math.max(1, Math.round(peak.rps / 2));
+    log(`${scenario.name} at ${rate}/s offered (${scenario.connections} connections, ${HALF_LOAD_DURATION} s)`);
+    serviceRss.start();
+    const result = await drive({
+      url: serviceUrl,
+      connections: scenario.connections,
+      check: scenario.check,
+      requests: scenario.requests,
+      nextRequest: scenario.nextRequest,
+      rate,
+      durationSeconds: HALF_LOAD_DURATION,
+    });
+    belowSaturation.push({ scenario, rate, result: { ...result, rss: serviceRss.stop() } });
+    log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`);
+  }
   log('bare Koa baseline again (the table uses the mean of both runs)');
   const after = await runBaseline();
   const serviceHwm = RssSampler.read(apiPid).hwm;
@@ -202,8 +226,15 @@ async function main(): Promise<void> {
       base,
       verdicts: scenario.targets.map((t) => ({ label: t.label, pass: t.pass(result, base) })),
     })),
+    ...belowSaturation.map(({ scenario, rate, result }) => ({
+      name: `${scenario.name}: at ${rate}/s offered (half its peak)`,
+      connections: scenario.connections,
+      result,
+      base,
+      verdicts: scenario.targets.filter((t) => t.latency).map((t) => ({ label: `${t.label} below saturation`, pass: t.pass(result, base) })),
+    })),
   ];
-  const peakUnderLoad = Math.max(...measured.map((m) => m.result.rss));
+  const peakUnderLoad = Math.max(...[...measured, ...belowSaturation].map((m) => m.result.rss));
   const rssTarget = 250 * 1024 * 1024;
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
   const summary = [
@@ -241,6 +272,8 @@ function meanOf(a: Measured, b: Measured): Measured {
 
 interface Target {
   label: string;
+  /** A latency target, also checked below saturation. */
+  latency?: boolean;
   pass: (result: Measured, base: Measured) => boolean;
 }
 
@@ -257,7 +290,7 @@ interface Scenario {
 }
 
 const ratioAtLeast = (min: number): Target => ({ label: `>= ${min}× koa`, pass: (r, b) => r.rps / b.rps >= min });
-const p99AtMost = (ms: number): Target => ({ label: `p99 <= ${ms} ms`, pass: (r) => r.p99 <= ms });
+const p99AtMost = (ms: number): Target => ({ label: `p99 <= ${ms} ms`, latency: true, pass: (r) => r.p99 <= ms });
 
 /** A deterministic pseudo-random sequence, so two runs send the same requests. */
 function random(seedValue: number): () => number {
@@ -400,7 +433,7 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       },
       check: (body) => /"invite_url":"[^"]+"/.test(body),
       targets: [
-        { label: 'p50 <= 150 ms', pass: (r) => r.p50 <= 150 },
+        { label: 'p50 <= 150 ms', latency: true, pass: (r) => r.p50 <= 150 },
         { label: '>= 20/s', pass: (r) => r.rps >= 20 },
       ],
     },

@@ -1,0 +1,60 @@
+import { Agent, request } from 'node:http';
+import type { LoadOptions, LoadResult } from './load.ts';
+
+/**
+ * Open-loop load at a steady rate: request i is due at start + i / rate and is sent then, whatever became of the
+ * earlier ones. (autocannon's overallRate lets each connection send its share of a second as fast as it can at the
+ * start of that second, which measures the queueing of a burst rather than the latency at the rate.) Latency counts
+ * from when a request was due, so waiting for one of the `connections` keep-alive sockets is part of it.
+ */
+export async function drivePaced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const { rate, requests, nextRequest, check } = options;
+  const target = new URL(options.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const total = Math.max(1, Math.round(rate * options.durationSeconds));
+  const latencies = new Float64Array(total);
+  let count = 0;
+  let errors = 0;
+  const finished: Promise<void>[] = [];
+
+  const send = (index: number, due: number) =>
+    new Promise<void>((done) => {
+      const next = nextRequest ? nextRequest() : requests![index % requests!.length]!;
+      const record = (ok: boolean) => {
+        latencies[count++] = performance.now() - due;
+        if (!ok) errors += 1;
+        done();
+      };
+      const headers = next.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(next.body) };
+      const req = request({ host: target.hostname, port: target.port, path: next.path, method: next.method, headers, agent, timeout: 30_000 }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => record(res.statusCode! < 300 && check(body)));
+      });
+      req.on('error', () => record(false));
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.end(next.body);
+    });
+
+  const started = performance.now();
+  await new Promise<void>((allSent) => {
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && started + (sent * 1000) / rate <= now) {
+        finished.push(send(sent, started + (sent * 1000) / rate));
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, 1);
+      else allSent();
+    };
+    tick();
+  });
+  await Promise.all(finished);
+  agent.destroy();
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = latencies.subarray(0, count).sort();
+  const percentile = (p: number) => sorted[Math.min(count - 1, Math.ceil((p / 100) * count) - 1)] ?? Number.NaN;
+  return { requests: count, errors, seconds, rps: count / seconds, p50: percentile(50), p99: percentile(99) };
+}
