@@ -9,6 +9,7 @@ import { exactPathRoutes, mountRoute, type AnyRoute } from './routeDefinition.ts
 import { allRoutes } from './routes/index.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { nativePool } from '../store/nativePool.ts';
 
 export interface BuiltApp {
@@ -21,6 +22,10 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   // Filled in on the object itself: handlers read deps at request time, and callers may complete it after this call.
   deps.cache ??= new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
   deps.auditAppends ??= new AuditAppendBatcher(() => nativePool(deps.orm));
+  deps.lastUsedMarks ??= new LastUsedMarks(() => nativePool(deps.orm), {
+    resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
+    onError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),
+  });
   const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
   app.silent = true;
   const router = new Router();

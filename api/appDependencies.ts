@@ -6,6 +6,7 @@ import type { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
+import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
@@ -28,4 +29,6 @@ export interface AppDependencies {
   cache?: RegistryCache;
   /** Writes POST /v1/audit appends, several to a statement under load; createApp makes one when none is given. */
   auditAppends?: AuditAppendBatcher;
+  /** Writes last_used_at of verified keys in batches; createApp makes one when none is given. */
+  lastUsedMarks?: LastUsedMarks;
 }

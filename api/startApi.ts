@@ -4,6 +4,7 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import { createApp } from './app.ts';
+import type { AppDependencies } from './appDependencies.ts';
 import { listen, type RunningHttpServer } from './httpServer.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
@@ -41,7 +42,7 @@ export async function startApi(options: {
   });
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
-  const { app } = createApp({
+  const deps: AppDependencies = {
     cache,
     settings,
     authConfig: options.authConfig,
@@ -59,7 +60,8 @@ export async function startApi(options: {
         },
         2000,
       ),
-  });
+  };
+  const { app } = createApp(deps);
   const relay = startOutboxRelay({ orm, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
   const http = await listen(app, settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
@@ -68,6 +70,8 @@ export async function startApi(options: {
     dispatcher,
     async stop() {
       await http.close(settings.SHUTDOWN_GRACE_MS);
+      // The verifies just answered may have marked keys as used.
+      await deps.lastUsedMarks?.flush();
       await relay.stop();
       await changes.stop();
       await dispatcher.close();

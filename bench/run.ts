@@ -149,9 +149,11 @@ async function main(): Promise<void> {
   const baselineRss = new RssSampler(baseline.pid);
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
 
+  const baselineRequests = seeded.validKeys.map((key) => ({ method: 'POST' as const, path: '/v1/internal/api-keys/verify', body: JSON.stringify({ key }) }));
+  const baselineCheck = (body: string) => body.startsWith('{"valid":true');
   const runBaseline = async (): Promise<Measured> => {
-    const requests = seeded.validKeys.map((key) => ({ method: 'POST' as const, path: '/v1/internal/api-keys/verify', body: JSON.stringify({ key }) }));
-    const check = (body: string) => body.startsWith('{"valid":true');
+    const requests = baselineRequests;
+    const check = baselineCheck;
     if (WARMUP > 0) await drive({ url: baselineUrl, connections: CONNECTIONS, durationSeconds: WARMUP, requests, check });
     baselineRss.start();
     const cpuBefore = cpuOfTree(baseline.pid, 'koa');
@@ -191,6 +193,14 @@ async function main(): Promise<void> {
   // is connections / throughput). The same paths at half their measured peak, offered at a fixed rate over the same
   // connections, show the latency a caller sees when the service is busy but not overloaded.
   const belowSaturation: { scenario: Scenario; rate: number; result: Measured }[] = [];
+  const baselineHalfRate = Math.round(before.rps / 2);
+  log(`bare Koa baseline at ${baselineHalfRate}/s offered (half its peak)`);
+  baselineRss.start();
+  const baseHalf: Measured = {
+    ...(await drive({ url: baselineUrl, connections: CONNECTIONS, durationSeconds: HALF_LOAD_DURATION, requests: baselineRequests, check: baselineCheck, rate: baselineHalfRate })),
+    rss: baselineRss.stop(),
+  };
+  log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
   // Quick mode runs two of them: enough to keep this part of the harness working.
   const withLatencyTargets = measured.filter(({ scenario, result }) => scenario.targets.some((t) => t.latency) && result.requests > 0);
   for (const { scenario, result: peak } of quick ? withLatencyTargets.slice(0, 2) : withLatencyTargets) {
@@ -226,12 +236,13 @@ async function main(): Promise<void> {
       base,
       verdicts: scenario.targets.map((t) => ({ label: t.label, pass: t.pass(result, base) })),
     })),
+    { name: `bare Koa, fixed JSON: at ${baselineHalfRate}/s offered (half its peak; baseline of the rows below)`, connections: CONNECTIONS, result: baseHalf, base: baseHalf, verdicts: [] },
     ...belowSaturation.map(({ scenario, rate, result }) => ({
       name: `${scenario.name}: at ${rate}/s offered (half its peak)`,
       connections: scenario.connections,
       result,
-      base,
-      verdicts: scenario.targets.filter((t) => t.latency).map((t) => ({ label: `${t.label} below saturation`, pass: t.pass(result, base) })),
+      base: baseHalf,
+      verdicts: scenario.targets.filter((t) => t.latency).map((t) => ({ label: `${t.label} below saturation`, pass: t.pass(result, baseHalf) })),
     })),
   ];
   const peakUnderLoad = Math.max(...[...measured, ...belowSaturation].map((m) => m.result.rss));

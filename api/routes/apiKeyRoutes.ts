@@ -64,7 +64,7 @@ export const apiKeyRoutes = [
       const key = (body as { key?: unknown } | undefined)?.key;
       const verdict = await verifyApiKey(sql, key, {
         lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
-        onBackgroundError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),
+        markUsed: (keyId) => deps.lastUsedMarks!.mark(keyId),
         cache: deps.cache,
       });
       return { status: 200, body: verdict };

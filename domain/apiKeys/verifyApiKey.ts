@@ -22,7 +22,8 @@ const USABLE_TENANT_STATUSES = new Set(['demo', 'trial', 'active']);
 export interface VerifyOptions {
   /** last_used_at is advanced at most once per this many seconds per key, so verify is a read on the hot path. */
   lastUsedResolutionSeconds: number;
-  onBackgroundError: (error: unknown) => void;
+  /** Writes last_used_at of a key in the background (LastUsedMarks). */
+  markUsed: (keyId: string) => void;
   /** Keys by prefix and tenants' status; see domain/registryCache.ts for how soon a revocation is seen. */
   cache?: RegistryCache;
 }
@@ -78,16 +79,9 @@ export async function verifyApiKey(sql: () => Promise<Sql>, candidate: unknown, 
   if (!USABLE_TENANT_STATUSES.has(tenantStatus)) return INVALID;
   const now = Date.now();
   if (now - key.lastUsedAt > options.lastUsedResolutionSeconds * 1000) {
-    // Marked at once, so the verifies that follow on this replica do not each write it again.
+    // Marked at once, so the verifies that follow on this replica do not each mark it again.
     key.lastUsedAt = now;
-    sql()
-      .then((db) =>
-        db.query(
-          `update api_keys set last_used_at = now() where id = $1 and (last_used_at is null or last_used_at < now() - make_interval(secs => $2))`,
-          [key.id, options.lastUsedResolutionSeconds],
-        ),
-      )
-      .catch(options.onBackgroundError);
+    options.markUsed(key.id);
   }
   const result: ApiKeyVerify = { valid: true, tenant_id: key.tenantId, scopes: key.scopes };
   if (key.product) result.product = key.product;

@@ -296,6 +296,20 @@ describe('POST /v1/internal/api-keys/verify', () => {
     expect(listed.last_used_at).toBe(first.toISOString());
   });
 
+  it('a burst of verifies of many keys at once marks every one of them as used', async () => {
+    const tenant = await createTenant();
+    const keys = await Promise.all(Array.from({ length: 40 }, () => createKey(tenant.id)));
+    const verdicts = await Promise.all(keys.map(({ plaintext }) => verify({ key: plaintext })));
+    expect(verdicts.every((res) => res.body.valid === true)).toBe(true);
+    await vi.waitFor(
+      async () => {
+        const rows = await Promise.all(keys.map(({ api_key }) => keyRow(api_key.id)));
+        expect(rows.filter((row) => row.last_used_at === null)).toHaveLength(0);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+  });
+
   it('a failed verify does not touch last_used_at', async () => {
     const tenant = await createTenant();
     const { api_key, plaintext } = await createKey(tenant.id);
