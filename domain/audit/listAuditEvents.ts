@@ -1,6 +1,6 @@
 import type { Sql } from '../sql.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditQuery } from '../schemas/audit.ts';
-import { AUDIT_EVENT_JSON } from './auditEventRow.ts';
+import { AUDIT_COLUMNS_METADATA_AS_TEXT, auditEventJson, type AuditRow } from './auditEventRow.ts';
 
 const EQUALITY_FILTERS = ['tenant_id', 'product', 'actor_id', 'action'] as const;
 
@@ -20,9 +20,10 @@ export const AUDIT_CLOCK_SKEW = '60 seconds';
  * walk over every newer event (or a sort of the whole range): the last event at least AUDIT_CLOCK_SKEW before `since`
  * and the first one at least that long after `until`, each one lookup in the (created_at, id) index, bound the ids
  * the range can hold. The created_at conditions stay, so the answer is exact; the bounds only narrow the scan.
- *
- * The page comes back as the JSON text of an AuditPage, which GET /v1/audit sends as it is: PostgreSQL writes each
- * event's JSON (AUDIT_EVENT_JSON), the service joins them.
+ */
+/**
+ * The page as the JSON text of an AuditPage, which GET /v1/audit sends as it is: a page is tens of kilobytes of
+ * rows that would otherwise be turned into objects only to be serialised again (see auditEventJson).
  */
 export async function listAuditEventsJson(sql: Sql, query: AuditQuery): Promise<string> {
   const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
@@ -61,9 +62,9 @@ export async function listAuditEventsJson(sql: Sql, query: AuditQuery): Promise<
   }
   if (query.cursor !== undefined) conditions.push(`id < ${param(query.cursor)}`);
   const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
-  const text = `select id, ${AUDIT_EVENT_JSON} as json from audit_events ${where} order by id desc limit ${param(limit + 1)}`;
-  const { rows } = await sql.query<{ id: string; json: string }>({ name: `audit_page${shape}`, text, values: params });
+  const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} order by id desc limit ${param(limit + 1)}`;
+  const { rows } = await sql.query<AuditRow & { metadata: string | null }>({ name: `audit_page${shape}`, text, values: params });
   const page = rows.length > limit ? rows.slice(0, limit) : rows;
-  const items = `[${page.map((row) => row.json).join(',')}]`;
+  const items = `[${page.map(auditEventJson).join(',')}]`;
   return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
 }
