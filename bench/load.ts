@@ -195,6 +195,26 @@ export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, num
   return totals;
 }
 
+/**
+ * Resolves once a process tree uses less than a tenth of a core over a second (at most `timeoutMs`): work it
+ * accepted during the previous run, such as provisioning handed off to the worker, is then done.
+ */
+export async function waitUntilQuiet(rootPid: number, log: (message: string) => void, timeoutMs = 120_000): Promise<void> {
+  const total = () => [...cpuOfTree(rootPid).values()].reduce((sum, seconds) => sum + seconds, 0);
+  const started = Date.now();
+  let before = total();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = total();
+    if (now - before < 0.1) return;
+    if (Date.now() - started > timeoutMs) {
+      log(`  still busy after ${timeoutMs / 1000} s; going on`);
+      return;
+    }
+    before = now;
+  }
+}
+
 /** The pid of the child of `parentPid` that runs the given entry point (e.g. `api/main.ts`). */
 export function childRunning(parentPid: number, entryPoint: string): number | undefined {
   for (const entry of readdirSync('/proc')) {
