@@ -7,7 +7,7 @@
  * app answering a fixed JSON body (its own child process too). Prints one table: each figure beside its ratio to the
  * bare Koa app, and PASS/MISS per target. Progress goes to stderr, the table to stdout.
  *
- *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events), ~6 minutes on 2 cores
+ *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events), ~8 minutes on 2 cores
  *   npm run bench -- --quick    tiny volumes and 1 s runs: a smoke test of the whole harness (< 1 minute)
  *   --only <word>               run only the scenarios whose name contains the word (the baseline always runs)
  *   --reuse                     keep the database of the previous run of this mode instead of seeding again
