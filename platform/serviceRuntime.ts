@@ -39,10 +39,15 @@ export async function startServiceRuntime(settings: Settings, log: Logger): Prom
     temporalAddress,
     devServer,
     embeddedPostgres: database.embedded,
+    // Every step runs even when one before it fails: a failed pool close must not leave Temporal running.
     async stop() {
-      await orm.close();
-      await devServer?.stop();
-      await database.embedded?.stop();
+      const failures: unknown[] = [];
+      for (const step of [() => orm.close(), () => devServer?.stop(), () => database.embedded?.stop()]) {
+        await Promise.resolve()
+          .then(step)
+          .catch((error: unknown) => failures.push(error));
+      }
+      if (failures.length > 0) throw new AggregateError(failures, 'stopping the backing services failed');
     },
   };
 }
