@@ -151,13 +151,12 @@ async function main(): Promise<void> {
 
   const baselineRequests = seeded.validKeys.map((key) => ({ method: 'POST' as const, path: '/v1/internal/api-keys/verify', body: JSON.stringify({ key }) }));
   const baselineCheck = (body: string) => body.startsWith('{"valid":true');
+  const baselineLoad = { url: baselineUrl, connections: CONNECTIONS, requests: baselineRequests, check: baselineCheck };
   const runBaseline = async (): Promise<Measured> => {
-    const requests = baselineRequests;
-    const check = baselineCheck;
-    if (WARMUP > 0) await drive({ url: baselineUrl, connections: CONNECTIONS, durationSeconds: WARMUP, requests, check });
+    if (WARMUP > 0) await drive({ ...baselineLoad, durationSeconds: WARMUP });
     baselineRss.start();
     const cpuBefore = cpuOfTree(baseline.pid, 'koa');
-    const result = await drive({ url: baselineUrl, connections: CONNECTIONS, durationSeconds: DURATION, requests, check });
+    const result = await drive({ ...baselineLoad, durationSeconds: DURATION });
     log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(baseline.pid, 'koa'), result.requests)}`);
     return { ...result, rss: baselineRss.stop() };
   };
@@ -172,7 +171,7 @@ async function main(): Promise<void> {
   log(`bare Koa baseline at ${baselineHalfRate}/s offered (half its peak)`);
   baselineRss.start();
   const baseHalf: Measured = {
-    ...(await drive({ url: baselineUrl, connections: CONNECTIONS, durationSeconds: HALF_LOAD_DURATION, requests: baselineRequests, check: baselineCheck, rate: baselineHalfRate })),
+    ...(await drive({ ...baselineLoad, durationSeconds: HALF_LOAD_DURATION, rate: baselineHalfRate })),
     rss: baselineRss.stop(),
   };
   log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
