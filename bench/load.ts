@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { drivePaced } from './pacedLoad.ts';
 
@@ -45,10 +45,11 @@ const toAutocannon = (r: BenchRequest) => ({
   ...(r.body !== undefined ? { body: r.body, headers: JSON_HEADERS } : {}),
 });
 
-/** Exact percentile of the recorded latencies (autocannon's own histogram has a 1 ms resolution). */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+/** Throughput and exact percentiles of per-response latencies in ms (autocannon's own histogram has a 1 ms resolution). */
+export function summarizeLatencies(latencies: Float64Array, errors: number, seconds: number): LoadResult {
+  const sorted = latencies.sort();
+  const percentile = (p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+  return { requests: sorted.length, errors, seconds, rps: sorted.length / seconds, p50: percentile(50), p99: percentile(99) };
 }
 
 /**
@@ -96,16 +97,7 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     latencies[count++] = responseTime;
   });
   const result = await instance;
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = latencies.subarray(0, count).sort();
-  return {
-    requests: count,
-    errors: result.mismatches + result.errors,
-    seconds,
-    rps: count / seconds,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-  };
+  return summarizeLatencies(latencies.subarray(0, count), result.mismatches + result.errors, (performance.now() - started) / 1000);
 }
 
 /** Peak resident memory of a process, sampled from /proc (VmRSS) while a phase runs; VmHWM is the kernel's own peak. */
@@ -142,99 +134,4 @@ export class RssSampler {
     this.#peak = Math.max(this.#peak, RssSampler.read(this.pid).rss);
     return this.#peak;
   }
-}
-
-const TICKS_PER_SECOND = 100;
-
-/** The project's entry point a Node process runs (`api/main.ts`, `worker/main.ts`), from its command line. */
-export function entryPointOf(pid: number): string | undefined {
-  try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return /(?:^|\/)((?:api|worker|scripts)\/\w+\.ts)$/.exec(args.find((arg) => arg.endsWith('.ts')) ?? '')?.[1];
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU seconds (user + system, all threads) used so far by a process and by its descendants, grouped: `api` and
- * `worker` for those entry points, `postgres` for PostgreSQL's processes, `rootGroup` for the root itself, else the command.
- */
-export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, number> {
-  const procs: { pid: number; ppid: number; comm: string; cpu: number }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      procs.push({ pid: Number(entry), ppid: Number(fields[1]), comm, cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const children = new Map<number, typeof procs>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const totals = new Map<string, number>();
-  const groupOf = (p: (typeof procs)[number], isRoot: boolean) => {
-    if (isRoot) return rootGroup;
-    if (p.comm.startsWith('postgres')) return 'postgres';
-    const entry = entryPointOf(p.pid);
-    return entry?.startsWith('api/') ? 'api' : entry?.startsWith('worker/') ? 'worker' : p.comm;
-  };
-  const visit = (pid: number, isRoot: boolean) => {
-    const self = procs.find((p) => p.pid === pid);
-    if (self) {
-      const group = groupOf(self, isRoot);
-      totals.set(group, (totals.get(group) ?? 0) + self.cpu);
-    }
-    for (const child of children.get(pid) ?? []) visit(child.pid, false);
-  };
-  visit(rootPid, true);
-  return totals;
-}
-
-/**
- * Resolves once a process tree uses less than a tenth of a core over a second (at most `timeoutMs`): work it
- * accepted during the previous run, such as provisioning handed off to the worker, is then done.
- */
-export async function waitUntilQuiet(rootPid: number, log: (message: string) => void, timeoutMs = 120_000): Promise<void> {
-  const total = () => [...cpuOfTree(rootPid).values()].reduce((sum, seconds) => sum + seconds, 0);
-  const started = Date.now();
-  let before = total();
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = total();
-    if (now - before < 0.1) return;
-    if (Date.now() - started > timeoutMs) {
-      log(`  still busy after ${timeoutMs / 1000} s; going on`);
-      return;
-    }
-    before = now;
-  }
-}
-
-/** The pid of the child of `parentPid` that runs the given entry point (e.g. `api/main.ts`). */
-export function childRunning(parentPid: number, entryPoint: string): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parentPid && entryPointOf(Number(entry)) === entryPoint) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
-/** Per-group CPU milliseconds per request between two cpuOfTree readings. */
-export function cpuPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
-  return [...after]
-    .map(([group, cpu]) => [group, ((cpu - (before.get(group) ?? 0)) * 1000) / Math.max(1, requests)] as const)
-    .filter(([, ms]) => ms >= 0.005)
-    .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
-    .join(', ');
 }

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import type { LoadOptions, LoadResult } from './load.ts';
+import { summarizeLatencies, type LoadOptions, type LoadResult } from './load.ts';
 
 /**
  * Open-loop load at a steady rate: request i is due at start + i / rate and is sent then, whatever became of the
@@ -48,8 +48,5 @@ export async function drivePaced(options: LoadOptions & { rate: number }): Promi
   });
   await Promise.all(finished);
   await pool.close();
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = latencies.subarray(0, count).sort();
-  const percentile = (p: number) => sorted[Math.min(count - 1, Math.ceil((p / 100) * count) - 1)] ?? Number.NaN;
-  return { requests: count, errors, seconds, rps: count / seconds, p50: percentile(50), p99: percentile(99) };
+  return summarizeLatencies(latencies.subarray(0, count), errors, (performance.now() - started) / 1000);
 }
