@@ -11,6 +11,8 @@ import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { nativePool } from '../store/nativePool.ts';
+import { PostgresApiKeyRepository } from '../store/postgresApiKeyRepository.ts';
+import { loadTenantSnapshot } from '../domain/tenants/tenantSnapshot.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -22,10 +24,18 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   // Filled in on the object itself: handlers read deps at request time, and callers may complete it after this call.
   deps.cache ??= new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
   deps.auditAppends ??= new AuditAppendBatcher(() => nativePool(deps.orm));
-  deps.lastUsedMarks ??= new LastUsedMarks(() => nativePool(deps.orm), {
+  const apiKeys = (deps.apiKeys ??= new PostgresApiKeyRepository(deps.orm));
+  const lastUsedMarks = (deps.lastUsedMarks ??= new LastUsedMarks((ids, seconds) => apiKeys.markUsed(ids, seconds), {
     resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
     onError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),
-  });
+  }));
+  deps.keyVerification ??= {
+    keys: apiKeys,
+    tenantSnapshot: async (id) => loadTenantSnapshot(await nativePool(deps.orm), { by: 'id', id }),
+    cache: deps.cache,
+    lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
+    markUsed: (keyId) => lastUsedMarks.mark(keyId),
+  };
   const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
   app.silent = true;
   const router = new Router();

@@ -8,6 +8,8 @@ import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import type { ApiKeyRepository } from '../domain/apiKeys/apiKeyRepository.ts';
+import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -31,4 +33,8 @@ export interface AppDependencies {
   auditAppends?: AuditAppendBatcher;
   /** Writes last_used_at of verified keys in batches; createApp makes one when none is given. */
   lastUsedMarks?: LastUsedMarks;
+  /** The API keys aggregate's store; createApp makes the PostgreSQL one when none is given. */
+  apiKeys?: ApiKeyRepository;
+  /** What verify runs on (repository, cache, last_used_at marks), assembled once by createApp. */
+  keyVerification?: VerifyDependencies;
 }

@@ -1,3 +1,5 @@
+import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
+
 /**
  * In-process cache of what the two hottest read paths need: API keys by prefix (verify) and tenants with their
  * entitlements (verify's tenant status, claims). It holds no state another replica needs; it only saves reads.
@@ -5,22 +7,17 @@
  * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
  * - on the replica that made the change: not at all — the route invalidates after its transaction committed;
  * - on other replicas: until PostgreSQL's NOTIFY from the tables' triggers arrives (milliseconds), see
- *   store/changeListener.ts; while that listener is not connected the cache is bypassed altogether;
+ *   store/changeListener.ts; while that listener is not connected, or has not proven itself live within its
+ *   liveness lease (a heartbeat answered), the cache is bypassed altogether, so a half-open connection that
+ *   silently drops notifications stops the cache within the lease (1 s);
  * - in any case: at most `ttlMs` (CACHE_TTL_SECONDS), the bound should a notification ever be lost.
  *
  * A load that raced an invalidation must not store what it read: loaders take `generation()` before their query
  * and pass it to `put*`, which drops the value when any invalidation happened in between.
  */
-export interface CachedApiKey {
-  id: string;
-  tenantId: string;
-  product: string | null;
-  scopes: string[];
-  keyHash: Buffer;
-  revoked: boolean;
-  /** ms since the epoch; 0 when never used. Advanced locally when this replica writes last_used_at. */
-  lastUsedAt: number;
-}
+
+/** A key as verify judges it; the cache holds revoked and expired keys too, so knowing them costs no read. */
+export type CachedApiKey = VerifiableKey;
 
 export interface CachedTenant {
   id: string;
@@ -90,6 +87,8 @@ export class RegistryCache {
   readonly #slugs: BoundedTtlMap<string, string>;
   #generation = 0;
   #suspended = false;
+  /** Until when the change listener is known live (ms); unbounded for a cache no listener feeds (tests, one replica). */
+  #liveUntil = Number.POSITIVE_INFINITY;
 
   constructor(options: RegistryCacheOptions) {
     this.ttlMs = options.ttlMs;
@@ -100,9 +99,12 @@ export class RegistryCache {
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
   }
 
-  /** False while disabled (TTL 0) or suspended (the change listener is not connected): every read goes to the store. */
+  /**
+   * False while disabled (TTL 0), suspended (the change listener is not connected) or past the listener's liveness
+   * lease: every read goes to the store.
+   */
   get active(): boolean {
-    return this.ttlMs > 0 && !this.#suspended;
+    return this.ttlMs > 0 && !this.#suspended && this.#now() < this.#liveUntil;
   }
 
   generation(): number {
@@ -160,10 +162,23 @@ export class RegistryCache {
     this.clear();
   }
 
-  /** The change listener is listening again; what was cached before may have changed meanwhile. */
-  resume(): void {
+  /**
+   * The change listener is listening again; what was cached before may have changed meanwhile. `liveUntil` starts
+   * its liveness lease, which `renewLiveness` extends with every answered heartbeat.
+   */
+  resume(liveUntil = Number.POSITIVE_INFINITY): void {
     this.clear();
+    this.#liveUntil = liveUntil;
     this.#suspended = false;
+  }
+
+  /**
+   * The listener's connection answered: notifications sent before now have arrived. A lease that already ran out
+   * means some may have been missed meanwhile, so the cache starts empty again.
+   */
+  renewLiveness(liveUntil: number): void {
+    if (this.#now() >= this.#liveUntil) this.clear();
+    this.#liveUntil = liveUntil;
   }
 
   get sizes(): { apiKeys: number; tenants: number } {

@@ -14,3 +14,7 @@ export function initialStatus(kind: TenantKind, now: Date): { status: TenantStat
 
 /** SPEC: activate and cancel are allowed from any state; these are the only transitions the API offers. */
 export const statusAfter = (command: 'activate' | 'cancel'): TenantStatus => (command === 'activate' ? 'active' : 'frozen');
+
+/** Statuses whose API keys verify: a frozen (cancelled, trial ended) or archived customer's products must stop. */
+const KEY_USING_STATUSES: ReadonlySet<string> = new Set<TenantStatus>(['demo', 'trial', 'active']);
+export const tenantMayUseApiKeys = (status: string): boolean => KEY_USING_STATUSES.has(status);

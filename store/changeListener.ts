@@ -15,7 +15,10 @@ export interface ChangeListener {
  * Keeps a replica's registry cache honest: one dedicated connection LISTENs for the tables' change notifications
  * and drops what changed. While that connection is down the cache is suspended — every verify and claims call reads
  * the store — because notifications sent meanwhile would be missed; a reconnect clears the cache and resumes it.
- * A heartbeat query notices a connection that died silently; the cache's TTL bounds whatever slips through anyway.
+ * A connection can also die silently (half-open: no error, no notifications): a heartbeat query every `heartbeatMs`
+ * renews the cache's liveness lease to `leaseMs` after the heartbeat was sent (PostgreSQL delivers the notifications
+ * committed before a query ahead of its answer), so the cache stops serving within `leaseMs` of the last proof of
+ * life, and a heartbeat unanswered for `leaseMs` counts as a lost connection. The TTL bounds whatever slips through.
  */
 export function startChangeListener(options: {
   databaseUrl: string;
@@ -23,10 +26,12 @@ export function startChangeListener(options: {
   log: Logger;
   reconnectMs?: number;
   heartbeatMs?: number;
+  leaseMs?: number;
 }): ChangeListener {
   const { cache, log } = options;
   const reconnectMs = options.reconnectMs ?? 1000;
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const heartbeatMs = options.heartbeatMs ?? 250;
+  const leaseMs = options.leaseMs ?? 1000;
   let current: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -79,10 +84,25 @@ export function startChangeListener(options: {
       await client.end().catch(() => {});
       return;
     }
-    cache.resume();
+    cache.resume(Date.now() + leaseMs);
     markReady();
+    let inFlight = false;
     heartbeat = setInterval(() => {
-      client.query('select 1').catch((error: unknown) => lost(client, error));
+      // One heartbeat at a time: on a half-open connection they would only queue up behind the first.
+      if (inFlight) return;
+      inFlight = true;
+      const sentAt = Date.now();
+      const overdue = setTimeout(() => lost(client, new Error(`heartbeat unanswered for ${leaseMs} ms`)), leaseMs);
+      client
+        .query('select 1')
+        .then(() => {
+          if (current === client) cache.renewLiveness(sentAt + leaseMs);
+        })
+        .catch((error: unknown) => lost(client, error))
+        .finally(() => {
+          clearTimeout(overdue);
+          inFlight = false;
+        });
     }, heartbeatMs);
     heartbeat.unref();
   }

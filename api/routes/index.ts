@@ -1,4 +1,4 @@
-import { apiKeyRoutes } from './apiKeyRoutes.ts';
+import { apiKeyRoutes } from './apiKeys/index.ts';
 import { auditRoutes } from './auditRoutes.ts';
 import { catalogRoutes } from './catalogRoutes.ts';
 import { claimsRoutes } from './claimsRoutes.ts';

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../entities/apiKeyEntity.ts';
+import type { ApiKeyRecord } from './apiKeyRecord.ts';
 import type { ApiKey } from '../schemas/apiKey.ts';
 
 /** Never includes the hash or the plaintext. */
@@ -11,6 +11,8 @@ export function toApiKey(r: ApiKeyRecord): ApiKey {
     prefix: r.prefix,
     last_used_at: r.lastUsedAt ? r.lastUsedAt.toISOString() : null,
     revoked_at: r.revokedAt ? r.revokedAt.toISOString() : null,
+    expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+    rotated_from: r.rotatedFrom,
     created_at: r.createdAt.toISOString(),
   };
   if (r.product) key.product = r.product;

@@ -1,49 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKeyEntity, type ApiKeyRecord } from '../entities/apiKeyEntity.ts';
+import { invalidInput, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { ApiKeyCreate } from '../schemas/apiKey.ts';
 import { generateApiKey } from '../apiKeyFormat.ts';
-import { appendAuditEvent } from '../audit/appendAuditEvent.ts';
-import { findTenantById } from '../tenants/findTenant.ts';
+import type { ApiKeyRecord, NewApiKey } from './apiKeyRecord.ts';
+import type { ApiKeyRepository } from './apiKeyRepository.ts';
 
 export const PLAINTEXT_WARNING = 'Store this key now: it is shown only once and cannot be recovered.';
 
-export async function createApiKey(
-  em: EntityManager,
-  input: ApiKeyCreate,
-  meta: RequestMeta,
-): Promise<{ record: ApiKeyRecord; plaintext: string }> {
-  return em.transactional(async (tx) => {
-    const tenant = await findTenantById(tx, input.tenant_id);
-    const { plaintext, prefix, hash } = generateApiKey();
-    const record = tx.create(ApiKeyEntity, {
-      id: randomUUID(),
-      tenantId: tenant.id,
+/** A fresh key with new secret material; the plaintext exists only in this value and the caller's response. */
+export function newApiKey(fields: Pick<ApiKeyRecord, 'tenantId' | 'product' | 'name' | 'scopes' | 'createdBy' | 'expiresAt' | 'rotatedFrom'>, now: Date) {
+  const { plaintext, prefix, hash } = generateApiKey();
+  const key: NewApiKey = { ...fields, id: randomUUID(), prefix, keyHash: hash, lastUsedAt: null, revokedAt: null, createdAt: now };
+  return { key, plaintext };
+}
+
+export async function createApiKey(keys: ApiKeyRepository, input: ApiKeyCreate, meta: RequestMeta): Promise<{ record: ApiKeyRecord; plaintext: string }> {
+  const now = new Date();
+  const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
+  if (expiresAt && expiresAt <= now) throw invalidInput('expires_at must be in the future');
+  const { key, plaintext } = newApiKey(
+    {
+      tenantId: input.tenant_id,
       product: input.product ?? null,
       name: input.name,
       scopes: [...new Set(input.scopes ?? [])],
-      prefix,
-      keyHash: hash,
       createdBy: input.created_by ?? null,
-      lastUsedAt: null,
-      revokedAt: null,
-      createdAt: new Date(),
-    });
-    await tx.flush();
-    await appendAuditEvent(
-      tx,
-      {
-        action: 'api_key.created',
-        tenant_id: tenant.id,
-        product: input.product,
-        target_id: record.id,
-        target_type: 'api_key',
-        target_name: input.name,
-        metadata: { prefix, scopes: record.scopes },
-      },
-      meta,
-    );
-    return { record, plaintext };
-  });
+      expiresAt,
+      rotatedFrom: null,
+    },
+    now,
+  );
+  const metadata: Record<string, unknown> = { prefix: key.prefix, scopes: key.scopes };
+  if (expiresAt) metadata.expires_at = expiresAt.toISOString();
+  const created = await keys.insert(
+    key,
+    { action: 'api_key.created', tenant_id: key.tenantId, product: input.product, target_id: key.id, target_type: 'api_key', target_name: key.name, metadata },
+    meta,
+  );
+  if (!created) throw notFound('tenant');
+  const { keyHash: _hash, ...record } = key;
+  return { record, plaintext };
 }

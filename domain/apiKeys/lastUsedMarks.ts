@@ -1,5 +1,3 @@
-import type { Sql } from '../sql.ts';
-
 export interface LastUsedMarksOptions {
   /** last_used_at is advanced at most once per this many seconds per key (API_KEY_LAST_USED_RESOLUTION_SECONDS). */
   resolutionSeconds: number;
@@ -8,9 +6,6 @@ export interface LastUsedMarksOptions {
   onError: (error: unknown) => void;
 }
 
-/** Ids per statement: one array parameter, well inside PostgreSQL's limits. */
-const IDS_PER_STATEMENT = 5_000;
-
 /**
  * last_used_at of verified keys, written in the background a batch at a time: the keys marked within flushAfterMs
  * go out as one UPDATE. One statement per mark would turn a burst of keys crossing their resolution together (every
@@ -18,14 +13,15 @@ const IDS_PER_STATEMENT = 5_000;
  * A mark is lost if the process dies before its flush; last_used_at is approximate by design (resolutionSeconds).
  */
 export class LastUsedMarks {
-  readonly #sql: () => Promise<Sql>;
+  readonly #write: (ids: string[], resolutionSeconds: number) => Promise<void>;
   readonly #options: LastUsedMarksOptions;
   #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
-  constructor(sql: () => Promise<Sql>, options: LastUsedMarksOptions) {
-    this.#sql = sql;
+  /** `write` is the repository's markUsed (ApiKeyRepository). */
+  constructor(write: (ids: string[], resolutionSeconds: number) => Promise<void>, options: LastUsedMarksOptions) {
+    this.#write = write;
     this.#options = options;
   }
 
@@ -40,22 +36,16 @@ export class LastUsedMarks {
     this.#timer = undefined;
     const ids = [...this.#pending];
     this.#pending = new Set();
-    this.#flushing = this.#flushing.then(() => this.#write(ids));
+    this.#flushing = this.#flushing.then(() => this.#writeMarks(ids));
     return this.#flushing;
   }
 
-  async #write(ids: string[]): Promise<void> {
-    for (let at = 0; at < ids.length; at += IDS_PER_STATEMENT) {
-      try {
-        await (await this.#sql()).query({
-          name: 'api_keys_last_used',
-          text: `update api_keys set last_used_at = now()
-                  where id = any($1::uuid[]) and (last_used_at is null or last_used_at < now() - make_interval(secs => $2))`,
-          values: [ids.slice(at, at + IDS_PER_STATEMENT), this.#options.resolutionSeconds],
-        });
-      } catch (error) {
-        this.#options.onError(error);
-      }
+  async #writeMarks(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    try {
+      await this.#write(ids, this.#options.resolutionSeconds);
+    } catch (error) {
+      this.#options.onError(error);
     }
   }
 }

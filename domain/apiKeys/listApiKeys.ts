@@ -1,9 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKeyEntity, type ApiKeyRecord } from '../entities/apiKeyEntity.ts';
-import { findTenantById } from '../tenants/findTenant.ts';
+import { notFound } from '../errors.ts';
+import type { ApiKeyRecord } from './apiKeyRecord.ts';
+import type { ApiKeyRepository } from './apiKeyRepository.ts';
 
-/** Newest first, revoked keys included (with revoked_at) so operators can audit them. */
-export async function listApiKeys(em: EntityManager, tenantId: string): Promise<ApiKeyRecord[]> {
-  await findTenantById(em, tenantId);
-  return em.find(ApiKeyEntity, { tenantId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+/** Newest first, revoked and expired keys included so operators can audit them. */
+export async function listApiKeys(keys: ApiKeyRepository, tenantId: string): Promise<ApiKeyRecord[]> {
+  const [exists, list] = await Promise.all([keys.tenantExists(tenantId), keys.listOfTenant(tenantId)]);
+  if (!exists) throw notFound('tenant');
+  return list;
 }

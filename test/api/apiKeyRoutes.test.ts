@@ -180,22 +180,22 @@ describe('DELETE /v1/api-keys/{id}', () => {
 });
 
 describe('POST /v1/internal/api-keys/verify', () => {
-  it('a valid key answers 200 valid=true with tenant_id, product and scopes', async () => {
+  it('a valid key answers 200 valid=true, code VALID, with key_id, tenant_id, product, scopes and expires_at', async () => {
     const tenant = await createTenant();
-    const { plaintext } = await createKey(tenant.id, { product: 'api-access', scopes: ['read'] });
+    const { api_key, plaintext } = await createKey(tenant.id, { product: 'api-access', scopes: ['read'] });
     const res = await verify({ key: plaintext });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: true, tenant_id: tenant.id, product: 'api-access', scopes: ['read'] });
+    expect(res.body).toEqual({ valid: true, code: 'VALID', key_id: api_key.id, tenant_id: tenant.id, product: 'api-access', scopes: ['read'], expires_at: null });
   });
 
-  it('a revoked key answers 200 valid=false', async () => {
+  it('a revoked key answers 200 valid=false with code REVOKED', async () => {
     const tenant = await createTenant();
     const { api_key, plaintext } = await createKey(tenant.id);
     expect((await verify({ key: plaintext })).body.valid).toBe(true);
     expect((await service.request('DELETE', `/v1/api-keys/${api_key.id}`)).status).toBe(204);
     const res = await verify({ key: plaintext });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'REVOKED' });
   });
 
   it('a revoked key answers valid=false even though its verification was cached, on the replica that revoked it at once', async () => {
@@ -206,32 +206,32 @@ describe('POST /v1/internal/api-keys/verify', () => {
     // The key now sits in the registry cache, which would keep answering valid for CACHE_TTL_SECONDS on its own.
     expect(service.deps.cache?.apiKey(api_key.prefix)).toMatchObject({ id: api_key.id, revoked: false });
     expect((await service.request('DELETE', `/v1/api-keys/${api_key.id}`)).status).toBe(204);
-    expect((await verify({ key: plaintext })).body).toEqual({ valid: false });
+    expect((await verify({ key: plaintext })).body).toEqual({ valid: false, code: 'REVOKED' });
   });
 
-  it('a key with one character changed answers 200 valid=false', async () => {
+  it('a key with one character changed answers 200 valid=false with code NOT_FOUND', async () => {
     const tenant = await createTenant();
     const { plaintext } = await createKey(tenant.id);
     const res = await verify({ key: mistype(plaintext) });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
-  it('a well-formed key with a valid checksum that was never issued answers valid=false', async () => {
+  it('a well-formed key with a valid checksum that was never issued answers valid=false with code NOT_FOUND', async () => {
     const { generateApiKey } = await import('../../domain/apiKeyFormat.ts');
     const res = await verify({ key: generateApiKey().plaintext });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
-  it('the key of a frozen tenant answers valid=false', async () => {
+  it('the key of a frozen tenant answers valid=false with code TENANT_INACTIVE', async () => {
     const tenant = await createTenant();
     const { plaintext } = await createKey(tenant.id);
     expect((await verify({ key: plaintext })).body.valid).toBe(true);
     expect((await service.request('POST', `/v1/tenants/${tenant.id}/cancel`)).status).toBe(200);
     const res = await verify({ key: plaintext });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'TENANT_INACTIVE' });
   });
 
   it.each([
@@ -244,10 +244,10 @@ describe('POST /v1/internal/api-keys/verify', () => {
     ['a JSON null body', 'null'],
     ['a JSON string body', '"trk_x"'],
     ['a non-JSON body', '{not json'],
-  ])('%s answers 200 valid=false, never 4xx', async (_label, body) => {
+  ])('%s answers 200 valid=false with code NOT_FOUND, never 4xx', async (_label, body) => {
     const res = await verify(body);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
   it('a wrong content type answers 200 valid=false', async () => {
@@ -255,19 +255,19 @@ describe('POST /v1/internal/api-keys/verify', () => {
     const { plaintext } = await createKey(tenant.id);
     const res = await verify(JSON.stringify({ key: plaintext }), { 'content-type': 'text/plain' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
   it('no body at all answers 200 valid=false', async () => {
     const res = await verify(undefined);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
   it('a body over the size limit answers 200 valid=false', async () => {
     const res = await verify({ key: 'x'.repeat(service.deps.settings.BODY_LIMIT_BYTES + 10) });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: false });
+    expect(res.body).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
 
   it('sets last_used_at after the first verify and does not rewrite it on an immediate second verify', async () => {

@@ -54,7 +54,7 @@ describe('the registry cache of verify and claims', () => {
     expect((await verify(a, plaintext)).body.valid).toBe(true);
     expect(a.cache.apiKey(prefixOf(plaintext))).toBeDefined();
     expect((await a.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
-    expect((await verify(a, plaintext)).body).toEqual({ valid: false });
+    expect((await verify(a, plaintext)).body).toEqual({ valid: false, code: 'REVOKED' });
   });
 
   it('a key revoked on one replica fails on another that had it cached, once the notification arrives', async () => {
@@ -82,7 +82,7 @@ describe('the registry cache of verify and claims', () => {
       expect((await claims(replica, tenant.id)).body.tenant_status).toBe('trial');
     }
     expect((await a.service.request('POST', `/v1/tenants/${tenant.id}/cancel`)).status).toBe(200);
-    expect((await verify(a, plaintext)).body).toEqual({ valid: false });
+    expect((await verify(a, plaintext)).body).toEqual({ valid: false, code: 'TENANT_INACTIVE' });
     expect((await claims(a, tenant.id)).body.tenant_status).toBe('frozen');
     await eventually(async () => (await verify(b, plaintext)).body.valid === false, 5_000, 'replica b refusing the frozen tenant key');
     await eventually(async () => (await claims(b, tenant.id)).body.tenant_status === 'frozen', 5_000, 'replica b claims frozen');
@@ -112,7 +112,7 @@ describe('the registry cache of verify and claims', () => {
       expect(cache.active).toBe(false);
       // No notification can reach c now; it must read the store.
       await a.service.orm.em.fork().execute('update api_keys set revoked_at = now() where id = ?', [keyId]);
-      expect((await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body).toEqual({ valid: false });
+      expect((await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body).toEqual({ valid: false, code: 'REVOKED' });
     } finally {
       await listener.stop();
       await c.close();

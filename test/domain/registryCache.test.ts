@@ -8,6 +8,7 @@ const key = (id: string): CachedApiKey => ({
   scopes: ['read'],
   keyHash: Buffer.alloc(32),
   revoked: false,
+  expiresAt: null,
   lastUsedAt: 0,
 });
 const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 'starter', status: 'active', entitlements: [] });

@@ -1,0 +1,23 @@
+import { ApiKeyCreate, ApiKeyCreated } from '../../../domain/schemas/apiKey.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
+import { PLAINTEXT_WARNING, createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const createApiKeyRoute = defineRoute({
+  method: 'post',
+  path: '/v1/api-keys',
+  operationId: 'createApiKey',
+  summary: 'Create an API key, optionally expiring; the plaintext is returned this once',
+  tags: ['api-keys'],
+  body: ApiKeyCreate,
+  responses: {
+    201: { description: 'created', schema: ApiKeyCreated },
+    400: { description: 'invalid input (expires_at not in the future included)', schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+  },
+  handler: async ({ body }, { meta, deps }) => {
+    const { record, plaintext } = await createApiKey(deps.apiKeys!, body, meta);
+    return { status: 201, body: { api_key: toApiKey(record), plaintext, warning: PLAINTEXT_WARNING } };
+  },
+});

@@ -1,0 +1,23 @@
+import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { revokeApiKey } from '../../../domain/apiKeys/revokeApiKey.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const revokeApiKeyRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/api-keys/{id}',
+  operationId: 'revokeApiKey',
+  summary: 'Revoke an API key (sets revoked_at; idempotent)',
+  tags: ['api-keys'],
+  params: IdParams,
+  responses: {
+    204: { description: 'revoked' },
+    400: { description: 'invalid id', schema: ErrorBody },
+    404: { description: 'no such key', schema: ErrorBody },
+  },
+  handler: async ({ params }, { meta, deps }) => {
+    const { prefix } = await revokeApiKey(deps.apiKeys!, params.id, meta);
+    // Committed: from now on this replica refuses the key; other replicas hear of it through NOTIFY.
+    deps.cache?.invalidateApiKey(prefix);
+    return { status: 204 };
+  },
+});
