@@ -319,3 +319,166 @@ describe('POST /v1/internal/api-keys/verify', () => {
     expect((await keyRow(api_key.id)).last_used_at).toBeNull();
   });
 });
+
+const rotate = (id: string, body?: unknown) => service.request('POST', `/v1/api-keys/${id}/rotate`, body);
+
+describe('API key expiry (POST /v1/api-keys expires_at)', () => {
+  it('a key with a future expires_at verifies with that expires_at until it passes, then answers EXPIRED', async () => {
+    const tenant = await createTenant();
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const { api_key, plaintext } = await createKey(tenant.id, { expires_at: expiresAt });
+    expect(api_key.expires_at).toBe(expiresAt);
+    expect((await verify({ key: plaintext })).body).toMatchObject({ valid: true, code: 'VALID', expires_at: expiresAt });
+    await sleep(Date.parse(expiresAt) - Date.now() + 50);
+    expect((await verify({ key: plaintext })).body).toEqual({ valid: false, code: 'EXPIRED' });
+  });
+
+  it('an expires_at in the past or now answers 400 and creates nothing', async () => {
+    const tenant = await createTenant();
+    const res = await service.request('POST', '/v1/api-keys', { tenant_id: tenant.id, name: 'late', expires_at: new Date(Date.now() - 1000).toISOString() });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_input');
+    expect((await service.request('GET', `/v1/api-keys?tenant_id=${tenant.id}`)).body.items).toHaveLength(0);
+  });
+
+  it('a malformed expires_at answers 400', async () => {
+    const tenant = await createTenant();
+    const res = await service.request('POST', '/v1/api-keys', { tenant_id: tenant.id, name: 'x', expires_at: 'tomorrow' });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('verify with required_scopes and product', () => {
+  it('answers INSUFFICIENT_SCOPE when a required scope is missing and VALID when all are on the key', async () => {
+    const tenant = await createTenant();
+    const { plaintext } = await createKey(tenant.id, { scopes: ['read', 'write'] });
+    expect((await verify({ key: plaintext, required_scopes: ['read', 'write'] })).body.code).toBe('VALID');
+    expect((await verify({ key: plaintext, required_scopes: ['read', 'admin'] })).body).toEqual({ valid: false, code: 'INSUFFICIENT_SCOPE' });
+  });
+
+  it('answers WRONG_PRODUCT for a key of another product; a key for no product fits any product', async () => {
+    const tenant = await createTenant();
+    const forAnalytics = await createKey(tenant.id, { product: 'analytics' });
+    const forAny = await createKey(tenant.id);
+    expect((await verify({ key: forAnalytics.plaintext, product: 'analytics' })).body.code).toBe('VALID');
+    expect((await verify({ key: forAnalytics.plaintext, product: 'sso' })).body).toEqual({ valid: false, code: 'WRONG_PRODUCT' });
+    expect((await verify({ key: forAny.plaintext, product: 'sso' })).body.code).toBe('VALID');
+  });
+
+  it('malformed requirements answer 200 and fail closed', async () => {
+    const tenant = await createTenant();
+    const { plaintext } = await createKey(tenant.id, { scopes: ['read'] });
+    const res = await verify({ key: plaintext, required_scopes: 'read' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ valid: false, code: 'INSUFFICIENT_SCOPE' });
+  });
+
+  it('the key of a frozen tenant is TENANT_INACTIVE whatever the caller requires', async () => {
+    const tenant = await createTenant();
+    const { plaintext } = await createKey(tenant.id, { product: 'analytics' });
+    expect((await service.request('POST', `/v1/tenants/${tenant.id}/cancel`)).status).toBe(200);
+    expect((await verify({ key: plaintext, product: 'sso', required_scopes: ['x'] })).body).toEqual({ valid: false, code: 'TENANT_INACTIVE' });
+  });
+});
+
+describe('POST /v1/api-keys/{id}/rotate', () => {
+  it('with grace 0: 201 with a new key of the same tenant, product, scopes and name; the old key stops at once', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id, { product: 'analytics', scopes: ['read'], name: 'exporter' });
+    expect((await verify({ key: old.plaintext })).body.valid).toBe(true);
+    const res = await rotate(old.api_key.id, { grace_seconds: 0 });
+    expect(res.status).toBe(201);
+    expect(res.body.api_key).toMatchObject({ tenant_id: tenant.id, product: 'analytics', scopes: ['read'], name: 'exporter', rotated_from: old.api_key.id });
+    expect(res.body.warning).toBeTruthy();
+    expect((await verify({ key: res.body.plaintext })).body).toMatchObject({ valid: true, key_id: res.body.api_key.id });
+    expect((await verify({ key: old.plaintext })).body).toEqual({ valid: false, code: 'EXPIRED' });
+  });
+
+  it('with a grace of a few seconds the old key keeps verifying during it and stops after it', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    const res = await rotate(old.api_key.id, { grace_seconds: 2 });
+    expect(res.status).toBe(201);
+    expect((await verify({ key: old.plaintext })).body.code).toBe('VALID');
+    expect((await verify({ key: res.body.plaintext })).body.code).toBe('VALID');
+    const listed = (await service.request('GET', `/v1/api-keys?tenant_id=${tenant.id}`)).body.items as Array<Record<string, any>>;
+    const oldEnd = Date.parse(listed.find((k) => k.id === old.api_key.id)!.expires_at);
+    await sleep(oldEnd - Date.now() + 50);
+    expect((await verify({ key: old.plaintext })).body).toEqual({ valid: false, code: 'EXPIRED' });
+    expect((await verify({ key: res.body.plaintext })).body.code).toBe('VALID');
+  });
+
+  it('without a body the grace period is one day', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    const before = Date.now();
+    expect((await rotate(old.api_key.id)).status).toBe(201);
+    const row = await keyRow(old.api_key.id);
+    expect(new Date(row.expires_at).getTime()).toBeGreaterThanOrEqual(before + 86_400_000 - 1000);
+  });
+
+  it('a second rotation rotates the successor; rotating the replaced key again is 409', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    const first = await rotate(old.api_key.id, { grace_seconds: 60 });
+    expect(first.status).toBe(201);
+    expect((await rotate(old.api_key.id, { grace_seconds: 60 })).status).toBe(409);
+    const second = await rotate(first.body.api_key.id, { grace_seconds: 0 });
+    expect(second.status).toBe(201);
+    expect(second.body.api_key.rotated_from).toBe(first.body.api_key.id);
+    expect((await verify({ key: first.body.plaintext })).body.code).toBe('EXPIRED');
+    expect((await verify({ key: second.body.plaintext })).body.code).toBe('VALID');
+    // The first key's grace is its own and still runs.
+    expect((await verify({ key: old.plaintext })).body.code).toBe('VALID');
+  });
+
+  it('a revoked key cannot be rotated (409) and an expired one neither', async () => {
+    const tenant = await createTenant();
+    const revoked = await createKey(tenant.id);
+    expect((await service.request('DELETE', `/v1/api-keys/${revoked.api_key.id}`)).status).toBe(204);
+    const res = await rotate(revoked.api_key.id);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('conflict');
+    const expiring = await createKey(tenant.id, { expires_at: new Date(Date.now() + 300).toISOString() });
+    await sleep(400);
+    expect((await rotate(expiring.api_key.id)).status).toBe(409);
+  });
+
+  it('ten concurrent rotations of one key give one new key and nine 409s', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    const results = await Promise.all(Array.from({ length: 10 }, () => rotate(old.api_key.id, { grace_seconds: 60 })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+    const items = (await service.request('GET', `/v1/api-keys?tenant_id=${tenant.id}`)).body.items;
+    expect(items).toHaveLength(2);
+  });
+
+  it('appends api_key.rotated with the new key and the grace period', async () => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    const res = await rotate(old.api_key.id, { grace_seconds: 120 });
+    const events = (await service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=api_key.rotated`)).body.items;
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      target_id: old.api_key.id,
+      target_type: 'api_key',
+      metadata: { new_key_id: res.body.api_key.id, new_prefix: res.body.api_key.prefix, grace_seconds: 120 },
+    });
+  });
+
+  it.each([
+    ['a negative grace', { grace_seconds: -1 }],
+    ['a grace over 30 days', { grace_seconds: 2_592_001 }],
+    ['a fractional grace', { grace_seconds: 1.5 }],
+    ['an unknown field', { grace: 10 }],
+  ])('%s answers 400', async (_label, body) => {
+    const tenant = await createTenant();
+    const old = await createKey(tenant.id);
+    expect((await rotate(old.api_key.id, body)).status).toBe(400);
+  });
+
+  it('an unknown key answers 404 and a malformed id 400', async () => {
+    expect((await rotate(randomUUID())).status).toBe(404);
+    expect((await rotate('nope')).status).toBe(400);
+  });
+});

@@ -2,7 +2,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A loopback TCP proxy that can be cut and restored, to make a real server unreachable for a while without
- * stopping it. Cutting closes every open connection and refuses new ones.
+ * stopping it. Cutting closes every open connection and refuses new ones. Stalling is the silent failure: the open
+ * connections stay open but carry nothing more either way (a half-open connection), while new ones work.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<Socket>();
@@ -30,6 +31,12 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     },
     restore() {
       open = true;
+    },
+    stall() {
+      for (const s of sockets) {
+        s.unpipe();
+        s.pause();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
+import { verifyApiKey, type VerifyDependencies } from '../../../domain/apiKeys/verifyApiKey.ts';
+import { RegistryCache } from '../../../domain/registryCache.ts';
+import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
+
+const TENANT = '00000000-0000-4000-8000-000000000002';
+
+async function setup(status = 'active', extra: { expires_at?: string } = {}) {
+  const keys = new InMemoryApiKeyRepository();
+  keys.addTenant(TENANT, status);
+  const { record, plaintext } = await createApiKey(keys, { tenant_id: TENANT, name: 'ci', scopes: ['read'], ...extra }, {});
+  const cache = new RegistryCache({ ttlMs: 60_000 });
+  const marked: string[] = [];
+  const deps: VerifyDependencies = {
+    keys,
+    tenantSnapshot: async (id) => ({ id, slug: 's', plan: 'p', status: keys.tenants.get(id)!, entitlements: [] }),
+    cache,
+    lastUsedResolutionSeconds: 60,
+    markUsed: (id) => marked.push(id),
+  };
+  return { keys, record, plaintext, deps, marked };
+}
+
+describe('verifyApiKey', () => {
+  it('a mistyped key is NOT_FOUND without any read', async () => {
+    const { keys, plaintext, deps } = await setup();
+    const mistyped = plaintext.slice(0, -9) + (plaintext.at(-9) === 'A' ? 'B' : 'A') + plaintext.slice(-8);
+    expect(await verifyApiKey({ key: mistyped }, deps)).toEqual({ valid: false, code: 'NOT_FOUND' });
+    expect(keys.verifiableReads).toBe(0);
+  });
+
+  it('a known key is judged from the cache after the first read, also once it has expired', async () => {
+    const { keys, plaintext, deps } = await setup('active', { expires_at: new Date(Date.now() + 300).toISOString() });
+    expect((await verifyApiKey({ key: plaintext }, deps)).code).toBe('VALID');
+    expect((await verifyApiKey({ key: plaintext }, deps)).code).toBe('VALID');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await verifyApiKey({ key: plaintext }, deps)).toEqual({ valid: false, code: 'EXPIRED' });
+    expect(await verifyApiKey({ key: plaintext }, deps)).toEqual({ valid: false, code: 'EXPIRED' });
+    expect(keys.verifiableReads).toBe(1);
+  });
+
+  it('a valid answer names the key, its tenant, scopes and expiry, and marks the key used once per resolution', async () => {
+    const { record, plaintext, deps, marked } = await setup();
+    expect(await verifyApiKey({ key: plaintext }, deps)).toEqual({
+      valid: true,
+      code: 'VALID',
+      key_id: record.id,
+      tenant_id: TENANT,
+      scopes: ['read'],
+      expires_at: null,
+    });
+    await verifyApiKey({ key: plaintext }, deps);
+    expect(marked).toEqual([record.id]);
+  });
+
+  it('a refused key tells nothing but its code and is not marked used', async () => {
+    const { plaintext, deps, marked } = await setup('frozen');
+    expect(await verifyApiKey({ key: plaintext, required_scopes: ['read'] }, deps)).toEqual({ valid: false, code: 'TENANT_INACTIVE' });
+    expect(marked).toEqual([]);
+  });
+
+  it('a key of the right shape whose secret does not match its stored hash is NOT_FOUND, even when revoked', async () => {
+    const { keys, record, plaintext, deps } = await setup();
+    keys.keys.get(record.id)!.revokedAt = new Date();
+    keys.keys.get(record.id)!.keyHash = Buffer.alloc(32);
+    expect(await verifyApiKey({ key: plaintext }, deps)).toEqual({ valid: false, code: 'NOT_FOUND' });
+  });
+});
