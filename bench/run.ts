@@ -379,8 +379,15 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       name: 'verify, mistyped key',
       ...hot,
       requests: seeded.validKeys.map((key) => post('/v1/internal/api-keys/verify', { key: mistype(key) })),
-      check: (body) => body === '{"valid":false}',
+      check: (body) => body === '{"valid":false,"code":"NOT_FOUND"}',
       targets: [ratioAtLeast(0.9)],
+    },
+    {
+      name: 'verify, valid key with required_scopes',
+      ...hot,
+      requests: seeded.validKeys.map((key) => post('/v1/internal/api-keys/verify', { key, required_scopes: ['read'] })),
+      check: (body) => body.startsWith('{"valid":true'),
+      targets: [ratioAtLeast(0.6), p99AtMost(5)],
     },
     {
       name: 'claims by tenant_id',

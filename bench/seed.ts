@@ -99,9 +99,10 @@ export async function seed(databaseUrl: string, volumes: Volumes, progress: (mes
         if (!revoked && USABLE.has(tenant.status) && k % everyNth === 0 && validKeys.length < volumes.sampleKeys) validKeys.push(key.plaintext);
       }
       await db.query(
-        `insert into api_keys (id, tenant_id, product, name, scopes, prefix, key_hash, created_by, revoked_at, created_at)
+        `insert into api_keys (id, tenant_id, product, name, scopes, prefix, key_hash, created_by, revoked_at, expires_at, created_at)
          select gen_random_uuid(), t, nullif(p, ''), nm, case when w then '{read,write}'::text[] else '{read}'::text[] end,
-                pr, decode(h, 'hex'), 'bench', case when r then now() - interval '1 day' end, now() - interval '30 days'
+                pr, decode(h, 'hex'), 'bench', case when r then now() - interval '1 day' end,
+                case when w then now() + interval '365 days' end, now() - interval '30 days'
            from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::bool[]) as u(t, p, nm, pr, h, w, r)`,
         [cols.tenant, cols.product, cols.name, cols.prefix, cols.hash, cols.write, cols.revoked],
       );
