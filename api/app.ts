@@ -12,6 +12,7 @@ import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { nativePool } from '../store/nativePool.ts';
 import { PostgresApiKeyRepository } from '../store/postgresApiKeyRepository.ts';
+import { PostgresAuditRepository } from '../store/postgresAuditRepository.ts';
 import { loadTenantSnapshot } from '../domain/tenants/tenantSnapshot.ts';
 
 export interface BuiltApp {
@@ -23,7 +24,8 @@ export interface BuiltApp {
 export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes): BuiltApp {
   // Filled in on the object itself: handlers read deps at request time, and callers may complete it after this call.
   deps.cache ??= new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
-  deps.auditAppends ??= new AuditAppendBatcher(() => nativePool(deps.orm));
+  const audit = (deps.audit ??= new PostgresAuditRepository(deps.orm));
+  deps.auditAppends ??= new AuditAppendBatcher((tuples) => audit.insertBatch(tuples));
   const apiKeys = (deps.apiKeys ??= new PostgresApiKeyRepository(deps.orm));
   const lastUsedMarks = (deps.lastUsedMarks ??= new LastUsedMarks((ids, seconds) => apiKeys.markUsed(ids, seconds), {
     resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,

@@ -9,6 +9,7 @@ import type { RegistryCache } from '../domain/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import type { ApiKeyRepository } from '../domain/apiKeys/apiKeyRepository.ts';
+import type { AuditRepository } from '../domain/audit/auditRepository.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
@@ -33,6 +34,8 @@ export interface AppDependencies {
   auditAppends?: AuditAppendBatcher;
   /** Writes last_used_at of verified keys in batches; createApp makes one when none is given. */
   lastUsedMarks?: LastUsedMarks;
+  /** The audit log's store; createApp makes the PostgreSQL one when none is given. */
+  audit?: AuditRepository;
   /** The API keys aggregate's store; createApp makes the PostgreSQL one when none is given. */
   apiKeys?: ApiKeyRepository;
   /** What verify runs on (repository, cache, last_used_at marks), assembled once by createApp. */

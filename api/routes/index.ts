@@ -1,5 +1,5 @@
 import { apiKeyRoutes } from './apiKeys/index.ts';
-import { auditRoutes } from './auditRoutes.ts';
+import { auditRoutes } from './audit/index.ts';
 import { catalogRoutes } from './catalogRoutes.ts';
 import { claimsRoutes } from './claimsRoutes.ts';
 import { entitlementRoutes } from './entitlementRoutes.ts';

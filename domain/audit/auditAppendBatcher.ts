@@ -1,16 +1,14 @@
 import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import type { Sql } from '../sql.ts';
-import { AUDIT_COLUMNS, toAuditEvent, type AuditRow } from './auditEventRow.ts';
-import { AUDIT_INSERT_COLUMNS, auditInsertValues } from './appendAuditEvent.ts';
+import { toAuditEvent } from './auditEventRow.ts';
+import { auditInsertValues } from './appendAuditEvent.ts';
+import type { AuditRepository } from './auditRepository.ts';
 
 interface Pending {
   values: unknown[];
   resolve: (event: AuditEvent) => void;
   reject: (error: unknown) => void;
 }
-
-const COLUMN_COUNT = 13;
 
 /**
  * POST /v1/audit under load: appends that arrive while earlier ones are being written are written together, as one
@@ -20,14 +18,14 @@ const COLUMN_COUNT = 13;
  * batch fail, its appends are retried one by one, so one bad event cannot fail the others.
  */
 export class AuditAppendBatcher {
-  readonly #sql: () => Promise<Sql>;
+  readonly #insert: AuditRepository['insertBatch'];
   readonly #maxInFlight: number;
   readonly #maxBatch: number;
   #pending: Pending[] = [];
   #inFlight = 0;
 
-  constructor(sql: () => Promise<Sql>, options: { maxInFlight?: number; maxBatch?: number } = {}) {
-    this.#sql = sql;
+  constructor(insert: AuditRepository['insertBatch'], options: { maxInFlight?: number; maxBatch?: number } = {}) {
+    this.#insert = insert;
     this.#maxInFlight = options.maxInFlight ?? 2;
     this.#maxBatch = options.maxBatch ?? 64;
   }
@@ -63,20 +61,5 @@ export class AuditAppendBatcher {
         await this.#insert([p.values]).then((rows) => p.resolve(toAuditEvent(rows[0]!)), p.reject);
       }
     }
-  }
-
-  /** Rows in the order of `tuples`: identity values are drawn row by row in VALUES order, so sorting by id restores it. */
-  async #insert(tuples: unknown[][]): Promise<AuditRow[]> {
-    const placeholders = tuples
-      .map((_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`)
-      .join(', ');
-    const sql = await this.#sql();
-    const { rows } = await sql.query<AuditRow>({
-      name: `audit_append_${tuples.length}`,
-      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders} returning ${AUDIT_COLUMNS}`,
-      values: tuples.flat(),
-    });
-    if (rows.length !== tuples.length) throw new Error(`audit append wrote ${rows.length} of ${tuples.length} rows`);
-    return rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 }

@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../schemas/audit.ts';
 
 export const AUDIT_COLUMNS =
-  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at';
+  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash';
 
 export interface AuditRow {
   id: string | number;
@@ -19,6 +19,7 @@ export interface AuditRow {
   source_ip: string | null;
   user_agent: string | null;
   created_at: Date | string;
+  hash: string;
 }
 
 const OPTIONAL_TEXT = [
@@ -32,12 +33,13 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
     id: Number(row.id),
     action: row.action,
     created_at: new Date(row.created_at).toISOString(),
-  };
+  } as AuditEvent;
   for (const key of OPTIONAL_TEXT) {
     const value = row[key];
     if (value !== null) event[key] = value;
   }
   if (row.metadata !== null) event.metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+  event.hash = row.hash;
   return event;
 }
 
@@ -56,5 +58,5 @@ export function auditEventJson(row: AuditRow & { metadata: string | null }): str
     if (value !== null) json += `,"${key}":${JSON.stringify(value)}`;
   }
   if (row.metadata !== null) json += `,"metadata":${row.metadata}`;
-  return `${json}}`;
+  return `${json},"hash":"${row.hash}"}`;
 }

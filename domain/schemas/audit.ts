@@ -27,6 +27,10 @@ export const AuditEvent = z
     source_ip: z.string().optional(),
     user_agent: z.string().optional(),
     created_at: DateTime,
+    hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: "hex SHA-256 over the previous event's hash and this event's canonical content (GET /v1/audit/integrity)" }),
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEvent>;
@@ -37,19 +41,51 @@ export const AUDIT_MAX_LIMIT = 500;
 /** Query strings arrive as text; integers are parsed strictly so "12abc" is rejected, not truncated. */
 const queryInt = z.string().regex(/^\d{1,18}$/, 'must be a non-negative integer').transform(Number);
 
+const filterFields = {
+  tenant_id: Uuid.optional(),
+  product: z.string().max(100).optional(),
+  actor_id: short.optional(),
+  action: z.string().max(100).optional(),
+  since: DateTime.optional(),
+  until: DateTime.optional(),
+};
+
+/** The filters of the listing, also taken by the export. */
+export const AuditFilter = z.object(filterFields);
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
 export const AuditQuery = z
   .object({
-    tenant_id: Uuid.optional(),
-    product: z.string().max(100).optional(),
-    actor_id: short.optional(),
-    action: z.string().max(100).optional(),
-    since: DateTime.optional(),
-    until: DateTime.optional(),
+    ...filterFields,
     limit: queryInt.pipe(z.int().min(1).max(AUDIT_MAX_LIMIT)).optional(),
     cursor: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
   })
   .meta({ id: 'AuditQuery' });
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AUDIT_EXPORT_FORMATS = ['ndjson', 'csv'] as const;
+export const AuditExportQuery = z
+  .object({ ...filterFields, format: z.enum(AUDIT_EXPORT_FORMATS).optional().meta({ description: 'ndjson (default) or csv' }) })
+  .meta({ id: 'AuditExportQuery' });
+export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
+
+export const AuditIntegrityQuery = z
+  .object({
+    from_id: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
+    to_id: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
+  })
+  .meta({ id: 'AuditIntegrityQuery' });
+
+export const AuditIntegrity = z
+  .object({
+    ok: z.boolean(),
+    checked: z.int().meta({ description: 'events recomputed' }),
+    first_bad_id: z.int().optional().meta({ format: 'int64', description: 'the first event whose hash does not follow from its predecessor' }),
+    last_id: z.int().meta({ format: 'int64' }),
+    last_hash: z.string(),
+  })
+  .meta({ id: 'AuditIntegrity' });
+export type AuditIntegrity = z.infer<typeof AuditIntegrity>;
 
 export const AuditPage = z
   .object({

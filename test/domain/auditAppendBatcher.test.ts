@@ -1,41 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { AuditAppendBatcher } from '../../domain/audit/auditAppendBatcher.ts';
-import type { Sql } from '../../domain/sql.ts';
+import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
 
-/** A stand-in for the pool: records each statement, answers rows with ascending ids, fails on request. */
-function fakeSql(options: { failWhen?: (rowCount: number, actions: unknown[]) => boolean; delayMs?: number } = {}) {
-  const statements: { name: string; rows: number }[] = [];
+/** A stand-in for the repository's insertBatch: records each batch, answers rows with ascending ids, fails on request. */
+function fakeInsert(options: { failWhen?: (rowCount: number, actions: unknown[]) => boolean; delayMs?: number } = {}) {
+  const statements: { rows: number }[] = [];
   let nextId = 1;
-  const sql: Sql = {
-    async query(statement: unknown): Promise<{ rows: never[] }> {
-      const { name, values } = statement as { name: string; values: unknown[] };
-      const rowCount = values.length / 13;
-      const actions = Array.from({ length: rowCount }, (_, i) => values[i * 13]);
-      statements.push({ name, rows: rowCount });
-      await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
-      if (options.failWhen?.(rowCount, actions)) throw new Error('insert failed');
-      // Rows come back shuffled: the batcher must restore VALUES order from the ids.
-      const rows = actions.map((action) => ({ id: String(nextId++), action, created_at: new Date().toISOString() })).reverse();
-      return { rows: rows as never[] };
-    },
-  } as Sql;
-  return { sql, statements };
+  const insert: AuditRepository['insertBatch'] = async (tuples) => {
+    const actions = tuples.map((values) => values[0]);
+    statements.push({ rows: tuples.length });
+    await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
+    if (options.failWhen?.(tuples.length, actions)) throw new Error('insert failed');
+    return actions.map((action) => ({ id: String(nextId++), action, created_at: new Date().toISOString(), hash: 'h' })) as never[];
+  };
+  return { insert, statements };
 }
 
 const meta = { sourceIp: '127.0.0.1' };
 
 describe('AuditAppendBatcher', () => {
   it('writes a lone append at once, in a statement of its own', async () => {
-    const { sql, statements } = fakeSql();
-    const batcher = new AuditAppendBatcher(async () => sql);
+    const { insert, statements } = fakeInsert();
+    const batcher = new AuditAppendBatcher(insert);
     const event = await batcher.append({ action: 'a.one' }, meta);
     expect(event).toMatchObject({ id: 1, action: 'a.one' });
-    expect(statements).toEqual([{ name: 'audit_append_1', rows: 1 }]);
+    expect(statements).toEqual([{ rows: 1 }]);
   });
 
   it('writes appends that arrive while others are in flight together, each caller getting its own row', async () => {
-    const { sql, statements } = fakeSql();
-    const batcher = new AuditAppendBatcher(async () => sql, { maxInFlight: 1 });
+    const { insert, statements } = fakeInsert();
+    const batcher = new AuditAppendBatcher(insert, { maxInFlight: 1 });
     const events = await Promise.all(Array.from({ length: 10 }, (_, i) => batcher.append({ action: `a.${i}` }, meta)));
     expect(events.map((e) => e.action)).toEqual(Array.from({ length: 10 }, (_, i) => `a.${i}`));
     expect(new Set(events.map((e) => e.id)).size).toBe(10);
@@ -44,8 +38,8 @@ describe('AuditAppendBatcher', () => {
   });
 
   it('retries a failed batch one append at a time, so only the bad one fails', async () => {
-    const { sql } = fakeSql({ failWhen: (rows, actions) => rows > 1 || actions[0] === 'a.bad' });
-    const batcher = new AuditAppendBatcher(async () => sql, { maxInFlight: 1 });
+    const { insert } = fakeInsert({ failWhen: (rows, actions) => rows > 1 || actions[0] === 'a.bad' });
+    const batcher = new AuditAppendBatcher(insert, { maxInFlight: 1 });
     const results = await Promise.allSettled(['a.first', 'a.ok', 'a.bad', 'a.fine'].map((action) => batcher.append({ action }, meta)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ action: string }>).value.action)).toEqual([
@@ -56,8 +50,8 @@ describe('AuditAppendBatcher', () => {
   });
 
   it('never puts more than maxBatch appends in one statement', async () => {
-    const { sql, statements } = fakeSql();
-    const batcher = new AuditAppendBatcher(async () => sql, { maxInFlight: 1, maxBatch: 4 });
+    const { insert, statements } = fakeInsert();
+    const batcher = new AuditAppendBatcher(insert, { maxInFlight: 1, maxBatch: 4 });
     await Promise.all(Array.from({ length: 11 }, (_, i) => batcher.append({ action: `a.${i}` }, meta)));
     expect(statements.map((s) => s.rows)).toEqual([1, 4, 4, 2]);
   });

@@ -1,0 +1,27 @@
+import { AuditAppend, AuditEvent } from '../../../domain/schemas/audit.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { appendWithIdempotencyKey } from '../../../domain/audit/appendWithIdempotencyKey.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const appendAuditEventRoute = defineRoute({
+  method: 'post',
+  path: '/v1/audit',
+  operationId: 'appendAuditEvent',
+  summary:
+    'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409.',
+  tags: ['audit'],
+  body: AuditAppend,
+  responses: {
+    201: { description: 'the stored event', schema: AuditEvent },
+    400: { description: 'invalid input', schema: ErrorBody },
+    409: { description: 'the Idempotency-Key was used with a different body', schema: ErrorBody },
+  },
+  handler: async ({ body }, { meta, deps, ctx }) => {
+    const key = ctx.headers['idempotency-key'];
+    // createApp always provides the batcher and the repository.
+    if (key === undefined) return { status: 201, body: await deps.auditAppends!.append(body, meta) };
+    const { event, replayed } = await appendWithIdempotencyKey(deps.audit!, Array.isArray(key) ? key.join(',') : key, body, meta);
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
+    return { status: 201, body: event };
+  },
+});

@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { AuditExportQuery } from '../../../domain/schemas/audit.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { exportAuditEvents } from '../../../domain/audit/exportAuditEvents.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const exportAuditEventsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/audit/export',
+  operationId: 'exportAuditEvents',
+  summary:
+    'Every event matching the filters of GET /v1/audit, oldest first, streamed: NDJSON (one AuditEvent per line, default) or CSV (RFC 4180, a header row naming every AuditEvent field, metadata as JSON text)',
+  tags: ['audit'],
+  extension: true,
+  query: AuditExportQuery,
+  responses: {
+    200: { description: 'the events, as application/x-ndjson or text/csv', schema: z.string() },
+    400: { description: 'invalid input', schema: ErrorBody },
+  },
+  handler: async ({ query }, { deps, ctx }) => {
+    const chunks = await exportAuditEvents(deps.audit!, query);
+    const csv = query.format === 'csv';
+    ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
+    ctx.set('Content-Disposition', `attachment; filename="audit-events.${csv ? 'csv' : 'ndjson'}"`);
+    // One batch buffered at a time: the next read waits until the client has taken the last one.
+    const body = Readable.from(chunks, { objectMode: false, highWaterMark: 1 });
+    // A client that goes away stops the reads (the generator is returned when the stream is destroyed).
+    ctx.req.once('close', () => body.destroy());
+    return { status: 200, body };
+  },
+});

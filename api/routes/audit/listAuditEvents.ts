@@ -1,0 +1,14 @@
+import { AuditPage, AuditQuery } from '../../../domain/schemas/audit.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const listAuditEventsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/audit',
+  operationId: 'listAuditEvents',
+  summary: 'List audit events newest first with filters and cursor pagination (default limit 50)',
+  tags: ['audit'],
+  query: AuditQuery,
+  responses: { 200: { description: 'a page of events', schema: AuditPage }, 400: { description: 'invalid input', schema: ErrorBody } },
+  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await deps.audit!.pageJson(query) }),
+});

@@ -1,0 +1,29 @@
+import { auditEventJson, type AuditRow } from './auditEventRow.ts';
+
+type ExportRow = AuditRow & { metadata: string | null };
+
+/** Every AuditEvent field, in the order of the CSV columns. */
+export const CSV_COLUMNS = [
+  'id', 'created_at', 'action', 'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id',
+  'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'hash',
+] as const;
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+export function csvField(value: string | null): string {
+  if (value === null) return '';
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
+
+export function csvLine(row: ExportRow): string {
+  const fields = CSV_COLUMNS.map((column) => {
+    if (column === 'id') return String(Number(row.id));
+    if (column === 'created_at') return new Date(row.created_at).toISOString();
+    return csvField(row[column]);
+  });
+  return `${fields.join(',')}\r\n`;
+}
+
+/** One event per line, the same JSON document GET /v1/audit lists it as. */
+export const ndjsonLine = (row: ExportRow): string => `${auditEventJson(row)}\n`;

@@ -1,0 +1,23 @@
+import type { RequestMeta } from '../requestMeta.ts';
+import type { AuditAppend, AuditEvent, AuditFilter, AuditIntegrity, AuditQuery } from '../schemas/audit.ts';
+import type { AuditRow } from './auditEventRow.ts';
+
+/** An idempotent append's outcome: the event (new, or the one the key first recorded), or a key reused for another body. */
+export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conflict: true };
+
+/** The audit log's store (store/postgresAuditRepository.ts). */
+export interface AuditRepository {
+  /** A page of GET /v1/audit as its JSON text, newest first. */
+  pageJson(query: AuditQuery): Promise<string>;
+  /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
+  eventsAfter(filter: AuditFilter, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]>;
+  /** Appends as one multi-row statement; rows in the order given. */
+  insertBatch(values: unknown[][]): Promise<AuditRow[]>;
+  /**
+   * Appends unless the key (within `scope`, for 24 hours) was used before: then the first event again, or a
+   * conflict when the earlier request differed. Concurrent uses of one key append once.
+   */
+  appendIdempotent(scope: string, key: string, requestHash: string, event: AuditAppend, meta: RequestMeta): Promise<IdempotentAppend>;
+  /** Recomputes the chain over the id range and compares with the stored hashes. */
+  integrity(fromId?: number, toId?: number): Promise<AuditIntegrity>;
+}

@@ -1,0 +1,28 @@
+import type { AuditExportQuery } from '../schemas/audit.ts';
+import type { AuditRepository } from './auditRepository.ts';
+import { CSV_HEADER, csvLine, ndjsonLine } from './auditExportFormat.ts';
+
+/** Events per read: one keyset step over the id index, a few hundred kilobytes of text. */
+export const EXPORT_BATCH = 1000;
+
+/**
+ * Every matching event, oldest first, as text chunks of one batch each. The next batch is read only when the
+ * consumer asks for it, so a slow reader holds back the reads and memory stays one batch whatever the count; no
+ * connection is held between batches. The first batch is read before this returns, so a store failure is an error
+ * response rather than a cut stream.
+ */
+export async function exportAuditEvents(audit: AuditRepository, query: AuditExportQuery): Promise<AsyncGenerator<string>> {
+  const { format = 'ndjson', ...filter } = query;
+  const line = format === 'csv' ? csvLine : ndjsonLine;
+  const first = await audit.eventsAfter(filter, 0, EXPORT_BATCH);
+  async function* chunks(): AsyncGenerator<string> {
+    if (format === 'csv') yield CSV_HEADER;
+    let batch = first;
+    while (batch.length > 0) {
+      yield batch.map(line).join('');
+      if (batch.length < EXPORT_BATCH) return;
+      batch = await audit.eventsAfter(filter, Number(batch[batch.length - 1]!.id), EXPORT_BATCH);
+    }
+  }
+  return chunks();
+}

@@ -1,0 +1,196 @@
+import type { AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
+import { AUDIT_INSERT_COLUMNS, auditInsertValues } from '../domain/audit/appendAuditEvent.ts';
+import type { RequestMeta } from '../domain/requestMeta.ts';
+import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
+import type { Sql } from '../domain/sql.ts';
+import { nativePool } from './nativePool.ts';
+import type { Orm } from './orm.ts';
+
+const EQUALITY_FILTERS = ['tenant_id', 'product', 'actor_id', 'action'] as const;
+const COLUMN_COUNT = 13;
+
+/**
+ * How far created_at may run backwards as ids grow. The id is drawn by the chain trigger once the event holds the
+ * chain's lock, created_at when its row was formed: they disagree by the time a transaction waits for that lock, or
+ * when the database clock is stepped back; the tolerance covers up to a minute. Events imported with older created_at
+ * values than events already in the log break the premise (see docs/performance.md).
+ */
+export const AUDIT_CLOCK_SKEW = '60 seconds';
+
+/** How long an Idempotency-Key answers with its first event. */
+const IDEMPOTENCY_WINDOW = '24 hours';
+
+/**
+ * The WHERE conditions of the filters, with their parameters appended to `params`, and the shape of the statement
+ * (which filters are present), so each combination is one prepared statement.
+ *
+ * A time range is also turned into an id range, so a page is still an index range scan instead of a walk over every
+ * newer event (or a sort of the whole range): the last event at least AUDIT_CLOCK_SKEW before `since` and the first
+ * one at least that long after `until`, each one lookup in the (created_at, id) index, bound the ids the range can
+ * hold. The created_at conditions stay, so the answer is exact; the bounds only narrow the scan.
+ */
+function filterConditions(filter: AuditFilter, params: unknown[]): { conditions: string[]; shape: string } {
+  const conditions: string[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  let shape = '';
+  for (const column of EQUALITY_FILTERS) {
+    const value = filter[column];
+    if (value !== undefined) {
+      conditions.push(`${column} = ${param(value)}`);
+      shape += `_${column}`;
+    }
+  }
+  if (filter.since) {
+    shape += '_since';
+    const since = `${param(filter.since)}::timestamptz`;
+    conditions.push(`created_at >= ${since}`);
+    conditions.push(
+      `id > coalesce((select id from audit_events where created_at < ${since} - interval '${AUDIT_CLOCK_SKEW}'
+                       order by created_at desc, id desc limit 1), 0)`,
+    );
+  }
+  if (filter.until) {
+    shape += '_until';
+    // created_at is stored to the microsecond but shown to the millisecond: an event whose shown created_at
+    // equals `until` must be included, so compare at the millisecond the caller can see (index-friendly).
+    const untilExclusive = `(date_trunc('milliseconds', ${param(filter.until)}::timestamptz) + interval '1 millisecond')`;
+    conditions.push(`created_at < ${untilExclusive}`);
+    conditions.push(
+      `id < coalesce((select id from audit_events where created_at >= ${untilExclusive} + interval '${AUDIT_CLOCK_SKEW}'
+                       order by created_at, id limit 1), 9223372036854775807)`,
+    );
+  }
+  return { conditions, shape };
+}
+
+/** Every statement of the audit log: single statements on the pool under the ORM, transactions on a client of it. */
+export class PostgresAuditRepository implements AuditRepository {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  #sql(): Promise<Sql> {
+    return nativePool(this.#orm);
+  }
+
+  /**
+   * Newest first, keyset-paginated on id: a page deep in the log costs the same as the first one. One extra row is
+   * read to know whether another page follows. The page is built as JSON text straight from the rows: a page is tens
+   * of kilobytes that would otherwise be turned into objects only to be serialised again (see auditEventJson).
+   */
+  async pageJson(query: AuditQuery): Promise<string> {
+    const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
+    const params: unknown[] = [];
+    const { conditions, shape } = filterConditions(query, params);
+    if (query.cursor !== undefined) conditions.push(`id < $${params.push(query.cursor)}`);
+    const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
+    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} order by id desc limit $${params.push(limit + 1)}`;
+    const name = `audit_page${shape}${query.cursor !== undefined ? '_cursor' : ''}`;
+    const { rows } = await (await this.#sql()).query<AuditRow & { metadata: string | null }>({ name, text, values: params });
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
+    const items = `[${page.map(auditEventJson).join(',')}]`;
+    return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
+  }
+
+  async eventsAfter(filter: AuditFilter, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]> {
+    const params: unknown[] = [];
+    const { conditions, shape } = filterConditions(filter, params);
+    conditions.push(`id > $${params.push(afterId)}`);
+    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
+    const { rows } = await (await this.#sql()).query<AuditRow & { metadata: string | null }>({ name: `audit_after${shape}`, text, values: params });
+    return rows;
+  }
+
+  /** Rows in the order of `tuples`: the chain trigger draws ids row by row in VALUES order, so sorting by id restores it. */
+  async insertBatch(tuples: unknown[][]): Promise<AuditRow[]> {
+    const placeholders = tuples
+      .map((_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`)
+      .join(', ');
+    const { rows } = await (await this.#sql()).query<AuditRow>({
+      name: `audit_append_${tuples.length}`,
+      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders} returning ${AUDIT_COLUMNS}`,
+      values: tuples.flat(),
+    });
+    if (rows.length !== tuples.length) throw new Error(`audit append wrote ${rows.length} of ${tuples.length} rows`);
+    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  /**
+   * The key is claimed by inserting it (an expired claim is taken over), in the transaction that appends the event:
+   * a concurrent request with the same key waits on the key's primary key until this one commits, then finds the
+   * recorded event. Should the append fail, the claim rolls back with it.
+   */
+  appendIdempotent(scope: string, key: string, requestHash: string, event: AuditAppend, meta: RequestMeta): Promise<IdempotentAppend> {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const claimed = await tx.execute<{ key: string }[]>(
+        `insert into audit_idempotency_keys (scope, key, request_hash) values (?, ?, ?)
+         on conflict (scope, key) do update set request_hash = excluded.request_hash, event_id = null, created_at = now()
+           where audit_idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_WINDOW}'
+         returning key`,
+        [scope, key, requestHash],
+      );
+      if (claimed.length === 0) {
+        const [earlier] = await tx.execute<{ request_hash: string; event_id: string }[]>(
+          `select request_hash, event_id from audit_idempotency_keys where scope = ? and key = ?`,
+          [scope, key],
+        );
+        if (!earlier || earlier.request_hash !== requestHash) return { conflict: true as const };
+        const [row] = await tx.execute<AuditRow[]>(`select ${AUDIT_COLUMNS} from audit_events where id = ?`, [earlier.event_id]);
+        return { event: toAuditEvent(row!), replayed: true };
+      }
+      const [row] = await tx.execute<AuditRow[]>(
+        `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${AUDIT_COLUMNS}`,
+        auditInsertValues(event, meta),
+      );
+      await tx.execute(`update audit_idempotency_keys set event_id = ? where scope = ? and key = ?`, [row!.id, scope, key]);
+      return { event: toAuditEvent(row!), replayed: false };
+    });
+  }
+
+  /**
+   * One pass over the range in id order: each event's hash is recomputed from its predecessor's stored hash (the one
+   * just below the range for its first event), so an altered event is the first mismatch, and a removed one makes its
+   * successor mismatch. Checking up to the end also compares the newest event with the chain head, which a removal
+   * of the newest events would leave behind.
+   */
+  async integrity(fromId?: number, toId?: number): Promise<AuditIntegrity> {
+    const { rows } = await (await this.#sql()).query<{ checked: string; first_bad_id: string | null; last_id: string | null; last_hash: string | null; head_id: string; head_hash: string }>({
+      name: 'audit_integrity',
+      text: `with bounds as (
+               select coalesce($1::bigint, 1) as from_id, coalesce($2::bigint, 9223372036854775807) as to_id
+             ), checked as (
+               select e.id, e.hash,
+                      e.hash = audit_event_hash(
+                        coalesce(lag(e.hash) over (order by e.id),
+                                 (select p.hash from audit_events p, bounds where p.id < bounds.from_id order by p.id desc limit 1),
+                                 repeat('0', 64)),
+                        e) as intact
+                 from audit_events e, bounds where e.id between bounds.from_id and bounds.to_id
+             )
+             select (select count(*) from checked) as checked,
+                    (select min(id) from checked where not intact) as first_bad_id,
+                    (select id from checked order by id desc limit 1) as last_id,
+                    (select hash from checked order by id desc limit 1) as last_hash,
+                    h.last_id as head_id, h.last_hash as head_hash
+               from audit_chain_head h`,
+      values: [fromId ?? null, toId ?? null],
+    });
+    const r = rows[0]!;
+    const result: AuditIntegrity = {
+      ok: r.first_bad_id === null,
+      checked: Number(r.checked),
+      last_id: r.last_id === null ? 0 : Number(r.last_id),
+      last_hash: r.last_hash ?? '0'.repeat(64),
+    };
+    if (r.first_bad_id !== null) result.first_bad_id = Number(r.first_bad_id);
+    else if (toId === undefined && (String(r.last_id ?? 0) !== String(r.head_id) || (r.last_hash ?? '0'.repeat(64)) !== r.head_hash)) {
+      // The newest events are gone (or the head was moved): the first id the head vouches for that is missing.
+      result.ok = false;
+      result.first_bad_id = Number(r.last_id ?? 0) + 1;
+    }
+    return result;
+  }
+}
