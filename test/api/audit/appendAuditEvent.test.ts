@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../../support/testService.ts';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+const append = (body: unknown, key?: string) => service.request('POST', '/v1/audit', body, key === undefined ? {} : { 'idempotency-key': key });
+const countOf = async (action: string) => (await service.request('GET', `/v1/audit?action=${action}&limit=500`)).body.items.length;
+
+describe('POST /v1/audit with Idempotency-Key', () => {
+  it('the same key twice answers 201 with the same event and appends once', async () => {
+    const key = randomUUID();
+    const action = `idem.${key.slice(0, 8)}`;
+    const first = await append({ action, metadata: { a: 1, b: [1, 2] } }, key);
+    const again = await append({ metadata: { b: [1, 2], a: 1 }, action }, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(await countOf(action)).toBe(1);
+  });
+
+  it('ten concurrent requests with one key append exactly one event and all answer it', async () => {
+    const key = randomUUID();
+    const action = `idem.concurrent.${key.slice(0, 8)}`;
+    const results = await Promise.all(Array.from({ length: 10 }, () => append({ action }, key)));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(await countOf(action)).toBe(1);
+  });
+
+  it('the same key with a different body answers 409 and appends nothing', async () => {
+    const key = randomUUID();
+    const action = `idem.conflict.${key.slice(0, 8)}`;
+    expect((await append({ action }, key)).status).toBe(201);
+    const other = await append({ action, metadata: { changed: true } }, key);
+    expect(other.status).toBe(409);
+    expect(other.body.error).toBe('conflict');
+    expect(await countOf(action)).toBe(1);
+  });
+
+  it('without a key each append is its own event', async () => {
+    const action = `idem.none.${randomUUID().slice(0, 8)}`;
+    await append({ action });
+    await append({ action });
+    expect(await countOf(action)).toBe(2);
+  });
+
+  it('a key older than 24 hours no longer answers: the append is new', async () => {
+    const key = randomUUID();
+    const action = `idem.old.${key.slice(0, 8)}`;
+    const first = await append({ action }, key);
+    await service.orm.em.fork().execute(`update audit_idempotency_keys set created_at = now() - interval '25 hours' where key = ?`, [key]);
+    const second = await append({ action }, key);
+    expect(second.status).toBe(201);
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(await countOf(action)).toBe(2);
+  });
+
+  it('an empty key and one over 255 characters answer 400; 255 characters are accepted', async () => {
+    expect((await append({ action: 'idem.bad' }, '')).status).toBe(400);
+    expect((await append({ action: 'idem.bad' }, 'k'.repeat(256))).status).toBe(400);
+    expect((await append({ action: 'idem.long' }, `${randomUUID()}${'k'.repeat(219)}`)).status).toBe(201);
+  });
+});
