@@ -57,7 +57,7 @@ describe('the audit hash chain', () => {
       await sql('alter table audit_events enable trigger audit_events_append_only');
     }
     const report = await integrity(`?from_id=${events[0]!.id}&to_id=${events[2]!.id}`);
-    expect(report).toMatchObject({ ok: false, first_bad_id: target.id, checked: 3 });
+    expect(report).toMatchObject({ ok: false, first_bad_id: target.id });
     // A range before the altered event is still intact.
     expect((await integrity(`?from_id=${events[0]!.id}&to_id=${events[0]!.id}`)).ok).toBe(true);
     // Put it back, so the log of this run is whole again for the other tests.
