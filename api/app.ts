@@ -13,6 +13,7 @@ import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { nativePool } from '../store/nativePool.ts';
 import { PostgresApiKeyRepository } from '../store/postgresApiKeyRepository.ts';
 import { PostgresAuditRepository } from '../store/postgresAuditRepository.ts';
+import { PostgresAuditStreamRepository } from '../store/postgresAuditStreamRepository.ts';
 import { loadTenantSnapshot } from '../domain/tenants/tenantSnapshot.ts';
 
 export interface BuiltApp {
@@ -25,6 +26,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   // Filled in on the object itself: handlers read deps at request time, and callers may complete it after this call.
   deps.cache ??= new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
   const audit = (deps.audit ??= new PostgresAuditRepository(deps.orm));
+  deps.auditStreams ??= new PostgresAuditStreamRepository(deps.orm);
   deps.auditAppends ??= new AuditAppendBatcher((tuples) => audit.insertBatch(tuples));
   const apiKeys = (deps.apiKeys ??= new PostgresApiKeyRepository(deps.orm));
   const lastUsedMarks = (deps.lastUsedMarks ??= new LastUsedMarks((ids, seconds) => apiKeys.markUsed(ids, seconds), {

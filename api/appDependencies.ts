@@ -10,6 +10,8 @@ import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import type { ApiKeyRepository } from '../domain/apiKeys/apiKeyRepository.ts';
 import type { AuditRepository } from '../domain/audit/auditRepository.ts';
+import type { AuditStreamRepository } from '../domain/auditStreams/auditStreamRepository.ts';
+import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
@@ -36,6 +38,10 @@ export interface AppDependencies {
   lastUsedMarks?: LastUsedMarks;
   /** The audit log's store; createApp makes the PostgreSQL one when none is given. */
   audit?: AuditRepository;
+  /** The audit streams' store; createApp makes the PostgreSQL one when none is given. */
+  auditStreams?: AuditStreamRepository;
+  /** Starts and stops streams' delivery workflows; absent, the reconciler of another replica starts them. */
+  auditStreamStarter?: AuditStreamStarter;
   /** The API keys aggregate's store; createApp makes the PostgreSQL one when none is given. */
   apiKeys?: ApiKeyRepository;
   /** What verify runs on (repository, cache, last_used_at marks), assembled once by createApp. */

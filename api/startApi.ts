@@ -11,6 +11,8 @@ import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
 import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { startChangeListener } from '../store/changeListener.ts';
+import { PostgresAuditStreamRepository } from '../store/postgresAuditStreamRepository.ts';
+import { AuditStreamStarter, startAuditStreamReconciler } from './auditStreams/auditStreamStarter.ts';
 
 export interface RunningApi {
   http: RunningHttpServer;
@@ -42,8 +44,12 @@ export async function startApi(options: {
   });
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
+  const auditStreams = new PostgresAuditStreamRepository(orm);
+  const auditStreamStarter = new AuditStreamStarter(dispatcher.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
+    auditStreams,
+    auditStreamStarter,
     settings,
     authConfig: options.authConfig,
     orm,
@@ -63,6 +69,7 @@ export async function startApi(options: {
   };
   const { app } = createApp(deps);
   const relay = startOutboxRelay({ orm, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
+  const streamReconciler = startAuditStreamReconciler({ streams: auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const http = await listen(app, settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
   return {
@@ -73,6 +80,7 @@ export async function startApi(options: {
       // The verifies just answered may have marked keys as used.
       await deps.lastUsedMarks?.flush();
       await relay.stop();
+      await streamReconciler.stop();
       await changes.stop();
       await dispatcher.close();
     },

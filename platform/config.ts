@@ -49,6 +49,12 @@ const Settings = z.object({
   PROVISIONING_RETRY_MAX_INTERVAL_MS: integer(30_000),
   PROVISIONING_RETRY_MAX_ATTEMPTS: integer(5),
   OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
+  /** Hosts audit streams may point at (comma-separated host names); empty: any. */
+  AUDIT_STREAM_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** Bound on one delivery POST of an audit stream. */
+  AUDIT_STREAM_TIMEOUT_MS: integer(5_000),
+  /** How often the API makes sure every live audit stream has its delivery workflow. */
+  AUDIT_STREAM_RECONCILE_INTERVAL_MS: integer(30_000),
   /** Base URL the simulated provider puts in its invite links. */
   PUBLIC_BASE_URL: optionalText,
 });

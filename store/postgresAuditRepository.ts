@@ -30,7 +30,7 @@ const IDEMPOTENCY_WINDOW = '24 hours';
  * one at least that long after `until`, each one lookup in the (created_at, id) index, bound the ids the range can
  * hold. The created_at conditions stay, so the answer is exact; the bounds only narrow the scan.
  */
-function filterConditions(filter: AuditFilter, params: unknown[]): { conditions: string[]; shape: string } {
+function filterConditions(filter: AuditFilter & { action_prefix?: string }, params: unknown[]): { conditions: string[]; shape: string } {
   const conditions: string[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
   let shape = '';
@@ -40,6 +40,10 @@ function filterConditions(filter: AuditFilter, params: unknown[]): { conditions:
       conditions.push(`${column} = ${param(value)}`);
       shape += `_${column}`;
     }
+  }
+  if (filter.action_prefix !== undefined) {
+    conditions.push(`starts_with(action, ${param(filter.action_prefix)})`);
+    shape += '_action_prefix';
   }
   if (filter.since) {
     shape += '_since';
@@ -95,7 +99,7 @@ export class PostgresAuditRepository implements AuditRepository {
     return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
   }
 
-  async eventsAfter(filter: AuditFilter, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]> {
+  async eventsAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]> {
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(filter, params);
     conditions.push(`id > $${params.push(afterId)}`);

@@ -5,6 +5,9 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSo
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
 import { createTenantActivities } from '../activities/tenantActivities.ts';
+import { createAuditStreamActivities } from '../activities/auditStreamActivities.ts';
+import { PostgresAuditRepository } from '../store/postgresAuditRepository.ts';
+import { PostgresAuditStreamRepository } from '../store/postgresAuditStreamRepository.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -46,9 +49,23 @@ export interface TenantWorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** Tenant actors kept in memory between tasks (WORKER_MAX_CACHED_WORKFLOWS); default: the SDK's. */
   maxCachedWorkflows?: number;
+  /** Bound on one audit stream delivery (AUDIT_STREAM_TIMEOUT_MS). */
+  auditStreamTimeoutMs?: number;
 }
 
-/** A worker for the tenant actors: deterministic workflow code in its sandbox, side effects as activities. */
+/** Every activity the worker runs: the tenant actors' and the audit streams'. */
+export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs'>) {
+  return {
+    ...createTenantActivities({ orm: options.orm, idp: options.idp }),
+    ...createAuditStreamActivities({
+      streams: new PostgresAuditStreamRepository(options.orm),
+      audit: new PostgresAuditRepository(options.orm),
+      timeoutMs: options.auditStreamTimeoutMs ?? 5_000,
+    }),
+  };
+}
+
+/** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
@@ -56,7 +73,7 @@ export async function createTenantWorker(options: TenantWorkerOptions): Promise<
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflowsInChildProcess()),
-    activities: createTenantActivities({ orm: options.orm, idp: options.idp }),
+    activities: workerActivities(options),
     ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
   });
   return { worker, connection };

@@ -13,6 +13,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     orm: options.orm,
     idp: options.idp,
     maxCachedWorkflows: options.settings.WORKER_MAX_CACHED_WORKFLOWS,
+    auditStreamTimeoutMs: options.settings.AUDIT_STREAM_TIMEOUT_MS,
   });
   const running = worker.run();
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');

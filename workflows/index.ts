@@ -1,2 +1,3 @@
 /** Entry point of the workflow bundle: every workflow type the worker registers. */
 export { tenantActorWorkflow } from './tenantActorWorkflow.ts';
+export { auditStreamWorkflow } from './auditStreamWorkflow.ts';

@@ -10,7 +10,7 @@ export interface AuditRepository {
   /** A page of GET /v1/audit as its JSON text, newest first. */
   pageJson(query: AuditQuery): Promise<string>;
   /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
-  eventsAfter(filter: AuditFilter, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]>;
+  eventsAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]>;
   /** Appends as one multi-row statement; rows in the order given. */
   insertBatch(values: unknown[][]): Promise<AuditRow[]>;
   /**

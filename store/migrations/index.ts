@@ -5,6 +5,7 @@ import { Migration20261121000004TenantActorOutbox } from './Migration20261121000
 import { Migration20261122000005ChangeNotifications } from './Migration20261122000005ChangeNotifications.ts';
 import { Migration20261122000006ApiKeyExpiry } from './Migration20261122000006ApiKeyExpiry.ts';
 import { Migration20261122000007AuditChain } from './Migration20261122000007AuditChain.ts';
+import { Migration20261122000008AuditStreams } from './Migration20261122000008AuditStreams.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -15,4 +16,5 @@ export const migrationsList = [
   { name: 'Migration20261122000005ChangeNotifications', class: Migration20261122000005ChangeNotifications },
   { name: 'Migration20261122000006ApiKeyExpiry', class: Migration20261122000006ApiKeyExpiry },
   { name: 'Migration20261122000007AuditChain', class: Migration20261122000007AuditChain },
+  { name: 'Migration20261122000008AuditStreams', class: Migration20261122000008AuditStreams },
 ];

@@ -31,6 +31,7 @@ async function startApiProcess(): Promise<ApiProcess> {
       CACHE_TTL_SECONDS: '600',
       // Other test files' outbox rows are theirs to deliver: this process's relay must not take them.
       OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
+      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
     },
     stdio: 'ignore',
   });

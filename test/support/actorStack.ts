@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createTenantActivities } from '../../activities/tenantActivities.ts';
+import { workerActivities } from '../../worker/createTenantWorker.ts';
 import { SimulatedIdentityProvider } from '../../activities/idp/simulatedIdentityProvider.ts';
 import type { IdentityProvider } from '../../activities/idp/identityProvider.ts';
 import { TenantActorDispatcher } from '../../api/tenantActors/tenantActorDispatcher.ts';
 import { startOutboxRelay } from '../../api/tenantActors/outboxRelay.ts';
+import { AuditStreamStarter } from '../../api/auditStreams/auditStreamStarter.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
@@ -61,6 +62,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
   const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.orm, service.baseUrl);
   service.deps.identityProvider = idp;
+  service.deps.auditStreamStarter = new AuditStreamStarter(dispatcher.client, taskQueue, 3000);
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const log = createLogger('silent', 'test-relay');
@@ -80,7 +82,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
         connection,
         taskQueue,
         workflowBundle: { codePath: inject('workflowBundlePath') },
-        activities: createTenantActivities({ orm: service.orm, idp }),
+        activities: workerActivities({ orm: service.orm, idp, auditStreamTimeoutMs: 2_000 }),
       });
       running = worker.run();
     },

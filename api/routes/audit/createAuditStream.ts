@@ -1,0 +1,23 @@
+import { AuditStream, AuditStreamCreate } from '../../../domain/schemas/auditStream.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { createAuditStream } from '../../../domain/auditStreams/createAuditStream.ts';
+import { toAuditStream } from '../../../domain/auditStreams/auditStreamResponse.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const createAuditStreamRoute = defineRoute({
+  method: 'post',
+  path: '/v1/audit/streams',
+  operationId: 'createAuditStream',
+  summary:
+    'Stream every matching event appended from now on to url: one POST per event, in id order, at least once, signed with X-Registry-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>, retried with backoff while the receiver fails',
+  tags: ['audit'],
+  extension: true,
+  body: AuditStreamCreate,
+  responses: { 201: { description: 'the stream (never its secret)', schema: AuditStream }, 400: { description: 'invalid input, or a host not allowed', schema: ErrorBody } },
+  handler: async ({ body }, { meta, deps }) => {
+    const stream = await createAuditStream(deps.auditStreams!, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
+    // Committed: delivery starts now, or within a reconciliation interval should Temporal be unreachable.
+    await deps.auditStreamStarter?.start(stream).catch((err: unknown) => deps.log.warn({ streamId: stream.id, err }, 'audit stream delivery not started yet; the reconciler will'));
+    return { status: 201, body: toAuditStream(stream) };
+  },
+});

@@ -1,0 +1,14 @@
+import { AuditStreamList } from '../../../domain/schemas/auditStream.ts';
+import { toAuditStream } from '../../../domain/auditStreams/auditStreamResponse.ts';
+import { defineRoute } from '../../routeDefinition.ts';
+
+export const listAuditStreamsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/audit/streams',
+  operationId: 'listAuditStreams',
+  summary: 'List the audit streams (never their secrets), with how far delivery has got',
+  tags: ['audit'],
+  extension: true,
+  responses: { 200: { description: 'streams', schema: AuditStreamList } },
+  handler: async (_input, { deps }) => ({ status: 200, body: { items: (await deps.auditStreams!.listActive()).map(toAuditStream) } }),
+});

@@ -1,0 +1,83 @@
+import type { AuditStreamFilter, AuditStreamRecord, AuditStreamRepository, DeliverableAuditStream } from '../domain/auditStreams/auditStreamRepository.ts';
+import { appendAuditEvent } from '../domain/audit/appendAuditEvent.ts';
+import type { RequestMeta } from '../domain/requestMeta.ts';
+import type { AuditAppend } from '../domain/schemas/audit.ts';
+import type { Orm } from './orm.ts';
+
+interface StreamRow {
+  id: string;
+  url: string;
+  secret: string;
+  filter: AuditStreamFilter | string;
+  start_after_id: string | number;
+  delivered_through_id: string | number;
+  created_at: Date | string;
+  deleted_at: Date | string | null;
+}
+
+const toRecord = (row: StreamRow): AuditStreamRecord => ({
+  id: row.id,
+  url: row.url,
+  filter: typeof row.filter === 'string' ? (JSON.parse(row.filter) as AuditStreamFilter) : row.filter,
+  startAfterId: Number(row.start_after_id),
+  deliveredThroughId: Number(row.delivered_through_id),
+  createdAt: new Date(row.created_at),
+  deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
+});
+
+export class PostgresAuditStreamRepository implements AuditStreamRepository {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  /**
+   * The stream starts after the newest committed event: ids are drawn under the chain head's lock, held until commit,
+   * so every event committed later has a higher id, and a cursor over ids never skips one that commits late.
+   */
+  create(stream: { id: string; url: string; secret: string; filter: AuditStreamFilter }, event: AuditAppend, meta: RequestMeta): Promise<AuditStreamRecord> {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const [row] = await tx.execute<StreamRow[]>(
+        `insert into audit_streams (id, url, secret, filter, start_after_id, delivered_through_id)
+         select ?, ?, ?, ?::jsonb, h.last_id, h.last_id from audit_chain_head h
+         returning id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at`,
+        [stream.id, stream.url, stream.secret, JSON.stringify(stream.filter)],
+      );
+      await appendAuditEvent(tx, event, meta);
+      return toRecord(row!);
+    });
+  }
+
+  async listActive(): Promise<AuditStreamRecord[]> {
+    const rows = await this.#orm.em.fork().execute<StreamRow[]>(
+      `select id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at
+         from audit_streams where deleted_at is null order by created_at, id`,
+    );
+    return rows.map(toRecord);
+  }
+
+  markDeleted(id: string, event: AuditAppend, meta: RequestMeta): Promise<boolean> {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const rows = await tx.execute<{ id: string }[]>(`update audit_streams set deleted_at = now() where id = ? and deleted_at is null returning id`, [id]);
+      if (rows.length === 0) return false;
+      await appendAuditEvent(tx, event, meta);
+      return true;
+    });
+  }
+
+  async findDeliverable(id: string): Promise<DeliverableAuditStream | undefined> {
+    const [row] = await this.#orm.em.fork().execute<StreamRow[]>(
+      `select id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at from audit_streams where id = ?`,
+      [id],
+    );
+    return row ? { ...toRecord(row), secret: row.secret } : undefined;
+  }
+
+  async recordProgress(id: string, deliveredThroughId: number, lastError: string | null): Promise<void> {
+    await this.#orm.em.fork().execute(
+      `update audit_streams set delivered_through_id = greatest(delivered_through_id, ?), last_error = ? where id = ?`,
+      [deliveredThroughId, lastError?.slice(0, 1000) ?? null, id],
+    );
+  }
+}
