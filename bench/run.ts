@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts';
 import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
+import { runExport } from './exportRun.ts';
 import { seed, type Seeded, type Volumes } from './seed.ts';
 import { formatTable, type Row } from './table.ts';
 
@@ -213,6 +214,15 @@ async function main(): Promise<void> {
     entry.half = { rate, result: { ...half, rss: serviceRss.stop() } };
     log(`  ${half.rps.toFixed(0)} req/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms, ${half.errors} errors`);
   }
+  const exportSelected = !args.only || EXPORT_ROW.includes(args.only);
+  let exported: Measured | undefined;
+  if (exportSelected) {
+    const events = seeded.audit.maxId - seeded.audit.minId + 1;
+    log(`${EXPORT_ROW} (${events} events)`);
+    serviceRss.start();
+    exported = { ...(await runExport(serviceUrl, events)), rss: serviceRss.stop() };
+    log(`  ${exported.requests} events in ${(exported.seconds).toFixed(1)} s (${exported.rps.toFixed(0)}/s), API peak RSS ${(exported.rss / 2 ** 20).toFixed(0)} MB`);
+  }
   log('bare Koa baseline again (the table uses the mean of both runs)');
   const after = await runBaseline();
   const serviceHwm = RssSampler.read(apiPid).hwm;
@@ -244,8 +254,19 @@ async function main(): Promise<void> {
           ]
         : []),
     ]),
+    ...(exported
+      ? [
+          {
+            name: `${EXPORT_ROW} (req/s: events/s; p50 = p99: the whole export, ms)`,
+            connections: 1,
+            result: exported,
+            base,
+            verdicts: [{ label: 'RSS <= 250 MB', pass: exported.rss <= 250 * 1024 * 1024 && exported.errors === 0 }],
+          },
+        ]
+      : []),
   ];
-  const peakUnderLoad = Math.max(...measured.flatMap((m) => [m.result.rss, m.half?.result.rss ?? 0]));
+  const peakUnderLoad = Math.max(...measured.flatMap((m) => [m.result.rss, m.half?.result.rss ?? 0]), exported?.rss ?? 0);
   const rssTarget = 250 * 1024 * 1024;
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
   const summary = [
@@ -267,6 +288,8 @@ async function main(): Promise<void> {
 }
 
 type Measured = LoadResult & { rss: number };
+
+const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
 
 function meanOf(a: Measured, b: Measured): Measured {
   const mean = (x: number, y: number) => (x + y) / 2;
