@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * The chain is made by the database, in a BEFORE INSERT trigger, so every way an event is written (the batched
  * appends, the tenant's one-statement creation, the workflows' outcome events, any replica) is chained the same
- * way. The trigger takes the chain head's row lock and only then draws the event's id, so ids follow the chain:
- * concurrent transactions append one after the other, each seeing the hash its predecessor committed. The identity
+ * way. A transaction's first event takes the chain head's row lock and only then draws its id, so ids follow the
+ * chain: concurrent transactions append one after the other, each seeing the hash its predecessor committed. The identity
  * column becomes a plain sequence the trigger draws from, which also ignores any id a caller supplies.
  *
  * Idempotency keys of POST /v1/audit live beside it: the first append with a key claims it (primary key), a repeat
@@ -59,18 +59,31 @@ export class Migration20261122000007AuditChain extends Migration {
     this.addSql(`alter table audit_events enable trigger audit_events_append_only`);
     this.addSql(`alter table audit_events alter column hash set not null`);
 
+    // The running hash of this transaction's appends is kept in a transaction-local setting rather than written to
+    // the head row per event (a million-row statement would otherwise leave a million versions of that one row);
+    // the head is written once per statement, and the lock taken with the first event is held until commit.
     this.addSql(`
       create function audit_events_chain() returns trigger language plpgsql as $$
       declare
-        previous text;
+        previous text := nullif(current_setting('audit.chain_hash', true), '');
       begin
-        select last_hash into previous from audit_chain_head for update;
+        if previous is null then
+          select last_hash into previous from audit_chain_head for update;
+        end if;
         new.id := nextval('audit_event_ids');
         new.hash := audit_event_hash(previous, new);
-        update audit_chain_head set last_id = new.id, last_hash = new.hash;
+        perform set_config('audit.chain_hash', new.hash, true);
+        perform set_config('audit.chain_id', new.id::text, true);
         return new;
       end $$`);
     this.addSql(`create trigger audit_events_chain before insert on audit_events for each row execute function audit_events_chain()`);
+    this.addSql(`
+      create function audit_events_chain_head() returns trigger language plpgsql as $$
+      begin
+        update audit_chain_head set last_id = current_setting('audit.chain_id')::bigint, last_hash = current_setting('audit.chain_hash');
+        return null;
+      end $$`);
+    this.addSql(`create trigger audit_events_chain_head after insert on audit_events for each statement execute function audit_events_chain_head()`);
 
     this.addSql(`
       create table audit_idempotency_keys (
