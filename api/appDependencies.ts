@@ -8,11 +8,9 @@ import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
-import type { ApiKeyRepository } from '../domain/apiKeys/apiKeyRepository.ts';
-import type { AuditRepository } from '../domain/audit/auditRepository.ts';
-import type { AuditStreamRepository } from '../domain/auditStreams/auditStreamRepository.ts';
-import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
+import type { RegistryStores } from '../domain/registryStores.ts';
+import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -27,23 +25,25 @@ export interface AppDependencies {
   tenantActors?: TenantActorDispatcher;
   /** Read-only uses of the provider in the API (memberships). */
   identityProvider?: IdentityProvider;
+  /** Starts and stops streams' delivery workflows; absent, the reconciler of another replica starts them. */
+  auditStreamStarter?: AuditStreamStarter;
   /**
    * API keys and tenants for verify and claims; createApp makes one (CACHE_TTL_SECONDS) when none is given.
    * startApi also connects it to the tables' change notifications (store/changeListener.ts).
    */
   cache?: RegistryCache;
-  /** Writes POST /v1/audit appends, several to a statement under load; createApp makes one when none is given. */
-  auditAppends?: AuditAppendBatcher;
-  /** Writes last_used_at of verified keys in batches; createApp makes one when none is given. */
-  lastUsedMarks?: LastUsedMarks;
-  /** The audit log's store; createApp makes the PostgreSQL one when none is given. */
-  audit?: AuditRepository;
-  /** The audit streams' store; createApp makes the PostgreSQL one when none is given. */
-  auditStreams?: AuditStreamRepository;
-  /** Starts and stops streams' delivery workflows; absent, the reconciler of another replica starts them. */
-  auditStreamStarter?: AuditStreamStarter;
-  /** The API keys aggregate's store; createApp makes the PostgreSQL one when none is given. */
-  apiKeys?: ApiKeyRepository;
-  /** What verify runs on (repository, cache, last_used_at marks), assembled once by createApp. */
-  keyVerification?: VerifyDependencies;
+  /** The aggregates' stores; createApp makes the PostgreSQL ones when none are given. */
+  stores?: RegistryStores;
+}
+
+/** Everything a route handler reads, complete: made by createApp from AppDependencies, which it leaves as they are. */
+export interface AppContext extends AppDependencies {
+  stores: RegistryStores;
+  cache: RegistryCache;
+  /** Writes POST /v1/audit appends, several to a statement under load. */
+  auditAppends: AuditAppendBatcher;
+  /** Writes last_used_at of verified keys in batches. */
+  lastUsedMarks: LastUsedMarks;
+  /** What verify runs on (repository, cache, last_used_at marks). */
+  keyVerification: VerifyDependencies;
 }

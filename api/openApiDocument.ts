@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { AnyRoute } from './routeDefinition.ts';
+import type { AnyRoute } from './routing/routeDefinition.ts';
 import { PUBLIC_PATHS } from './auth/authMiddleware.ts';
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. */

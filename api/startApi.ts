@@ -11,7 +11,7 @@ import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
 import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { startChangeListener } from '../store/changeListener.ts';
-import { PostgresAuditStreamRepository } from '../store/postgresAuditStreamRepository.ts';
+import { postgresStores } from '../store/postgresStores.ts';
 import { AuditStreamStarter, startAuditStreamReconciler } from './auditStreams/auditStreamStarter.ts';
 
 export interface RunningApi {
@@ -44,11 +44,11 @@ export async function startApi(options: {
   });
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
-  const auditStreams = new PostgresAuditStreamRepository(orm);
+  const stores = postgresStores(orm);
   const auditStreamStarter = new AuditStreamStarter(dispatcher.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
-    auditStreams,
+    stores,
     auditStreamStarter,
     settings,
     authConfig: options.authConfig,
@@ -67,9 +67,9 @@ export async function startApi(options: {
         2000,
       ),
   };
-  const { app } = createApp(deps);
-  const relay = startOutboxRelay({ orm, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
-  const streamReconciler = startAuditStreamReconciler({ streams: auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
+  const { app, context } = createApp(deps);
+  const relay = startOutboxRelay({ outbox: stores.outbox, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
+  const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const http = await listen(app, settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
   return {
@@ -78,7 +78,7 @@ export async function startApi(options: {
     async stop() {
       await http.close(settings.SHUTDOWN_GRACE_MS);
       // The verifies just answered may have marked keys as used.
-      await deps.lastUsedMarks?.flush();
+      await context.lastUsedMarks.flush();
       await relay.stop();
       await streamReconciler.stop();
       await changes.stop();

@@ -18,3 +18,6 @@ export const statusAfter = (command: 'activate' | 'cancel'): TenantStatus => (co
 /** Statuses whose API keys verify: a frozen (cancelled, trial ended) or archived customer's products must stop. */
 const KEY_USING_STATUSES: ReadonlySet<string> = new Set<TenantStatus>(['demo', 'trial', 'active']);
 export const tenantMayUseApiKeys = (status: string): boolean => KEY_USING_STATUSES.has(status);
+
+/** A frozen or archived tenant cannot start a trial: its products must not grow while it is closed. */
+export const tenantMayStartTrial = (status: string): boolean => status !== 'frozen' && status !== 'archived';

@@ -1,5 +1,5 @@
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Sql } from '../domain/sql.ts';
+import type { Sql } from './sql.ts';
 import type { Orm } from './orm.ts';
 
 const pools = new WeakMap<Orm, Promise<Sql>>();

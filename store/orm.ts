@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from '../domain/entities/index.ts';
+import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 
 export type Orm = MikroORM;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyChange, ApiKeyRepository, LockedApiKey, VerifiableKey } from '../domain/apiKeys/apiKeyRepository.ts';
 import type { ApiKeyRecord, NewApiKey } from '../domain/apiKeys/apiKeyRecord.ts';
-import { appendAuditEvent } from '../domain/audit/appendAuditEvent.ts';
+import { appendAuditEvent } from './auditEventInsert.ts';
 import { conflict } from '../domain/errors.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';

@@ -1,9 +1,9 @@
 import type { AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
-import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
-import { AUDIT_INSERT_COLUMNS, auditInsertValues } from '../domain/audit/appendAuditEvent.ts';
+import { auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
+import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
-import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
-import type { Sql } from '../domain/sql.ts';
+import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
+import type { Sql } from './sql.ts';
 import { nativePool } from './nativePool.ts';
 import type { Orm } from './orm.ts';
 
@@ -108,8 +108,27 @@ export class PostgresAuditRepository implements AuditRepository {
     return rows;
   }
 
+  async append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
+    const [row] = await this.insertBatch([{ event, meta }]);
+    return toAuditEvent(row!);
+  }
+
+  /** One statement: the event is appended unless an earlier attempt of the same outcome already appended it. */
+  async appendOutcomeOnce(event: AuditAppend & { tenant_id: string; metadata: { outcome_id: string } }, meta: RequestMeta): Promise<void> {
+    await (await this.#sql()).query({
+      name: 'audit_append_outcome_once',
+      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS})
+             select $1::text, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
+                    $11::jsonb, $12::text, $13::text
+              where not exists (select 1 from audit_events where tenant_id = $2 and action = $1
+                                   and metadata->>'outcome_id' = $14)`,
+      values: [...auditInsertValues(event, meta), event.metadata.outcome_id],
+    });
+  }
+
   /** Rows in the order of `tuples`: the chain trigger draws ids row by row in VALUES order, so sorting by id restores it. */
-  async insertBatch(tuples: unknown[][]): Promise<AuditRow[]> {
+  async insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<AuditRow[]> {
+    const tuples = appends.map(({ event, meta }) => auditInsertValues(event, meta));
     const placeholders = tuples
       .map((_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`)
       .join(', ');

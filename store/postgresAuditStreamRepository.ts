@@ -1,5 +1,5 @@
 import type { AuditStreamFilter, AuditStreamRecord, AuditStreamRepository, DeliverableAuditStream } from '../domain/auditStreams/auditStreamRepository.ts';
-import { appendAuditEvent } from '../domain/audit/appendAuditEvent.ts';
+import { appendAuditEvent } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import type { Orm } from './orm.ts';

@@ -6,8 +6,7 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
 import { createTenantActivities } from '../activities/tenantActivities.ts';
 import { createAuditStreamActivities } from '../activities/auditStreamActivities.ts';
-import { PostgresAuditRepository } from '../store/postgresAuditRepository.ts';
-import { PostgresAuditStreamRepository } from '../store/postgresAuditStreamRepository.ts';
+import { postgresStores } from '../store/postgresStores.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -55,13 +54,10 @@ export interface TenantWorkerOptions {
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
 export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs'>) {
+  const stores = postgresStores(options.orm);
   return {
-    ...createTenantActivities({ orm: options.orm, idp: options.idp }),
-    ...createAuditStreamActivities({
-      streams: new PostgresAuditStreamRepository(options.orm),
-      audit: new PostgresAuditRepository(options.orm),
-      timeoutMs: options.auditStreamTimeoutMs ?? 5_000,
-    }),
+    ...createTenantActivities({ stores, idp: options.idp }),
+    ...createAuditStreamActivities({ streams: stores.auditStreams, audit: stores.audit, timeoutMs: options.auditStreamTimeoutMs ?? 5_000 }),
   };
 }
 

@@ -1,15 +1,11 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ProvisioningFailure, ProvisioningOutcome } from './provisioningVocabulary.ts';
 
 /** Shared by the workflow and its clients (API, operators' docs) so names and payloads cannot drift apart. */
 export const TASK_QUEUE = 'tenant-registry';
 export const tenantActorWorkflowId = (tenantId: string) => `tenant-${tenantId}`;
 
-export type ProvisioningStep = 'load' | 'organization' | 'user' | 'membership' | 'invite';
-
-export type ProvisioningOutcome =
-  | { status: 'succeeded'; inviteUrl: string }
-  | { status: 'failed'; kind: string; step: ProvisioningStep; message: string }
-  | { status: 'not_requested' };
+export type { ProvisioningOutcome, ProvisioningStep } from './provisioningVocabulary.ts';
 
 /** How identity-provider activities retry an `unavailable` provider before provisioning counts as failed. */
 export interface ProvisioningRetryPolicy {
@@ -26,7 +22,7 @@ export interface TenantActorState {
   organizationId?: string;
   userId?: string;
   inviteUrl?: string;
-  failure?: { kind: string; step: ProvisioningStep; message: string };
+  failure?: ProvisioningFailure;
   /** Provisioning runs so far, including operator retries. */
   runs: number;
 }

@@ -23,8 +23,8 @@ import {
   type TenantActorInput,
   type TenantActorState,
 } from './tenantActorMessages.ts';
+import { NON_RETRYABLE_FAILURE_KINDS } from './provisioningVocabulary.ts';
 
-const IDP_FAILURE_KINDS = ['organization_exists', 'user_exists', 'unauthorized', 'rejected'];
 /** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
 const MAX_COMMANDS_PER_RUN = 200;
 /**
@@ -40,7 +40,7 @@ export async function tenantActorWorkflow(input: TenantActorInput): Promise<void
     backoffCoefficient: input.retry.backoffCoefficient,
     maximumInterval: input.retry.maximumIntervalMs,
     maximumAttempts: input.retry.maximumAttempts,
-    nonRetryableErrorTypes: IDP_FAILURE_KINDS,
+    nonRetryableErrorTypes: NON_RETRYABLE_FAILURE_KINDS,
   };
   const idp = proxyActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
   // The registry's own database: retried until it answers, an outcome must never be dropped.

@@ -1,7 +1,5 @@
 import type { Claims } from '../../domain/schemas/claims.ts';
-
-/** The four failure kinds of SPEC.md, plus `rejected` for a request the provider refused for another reason. */
-export type IdpFailureKind = 'organization_exists' | 'user_exists' | 'unauthorized' | 'unavailable' | 'rejected';
+import type { IdpFailureKind } from '../../workflows/provisioningVocabulary.ts';
 
 /** A provider failure as a value: `kind` decides retry (only `unavailable` is retried) and lands in the audit metadata. */
 export class IdpError extends Error {

@@ -11,7 +11,8 @@ import {
   type IdpMembership,
   type TenantRef,
 } from './identityProvider.ts';
-import { PROVISIONING_STEPS, type FaultKind, type FaultStep } from './simulatorControl.ts';
+import type { FaultKind, FaultStep } from './simulatorControl.ts';
+import { PROVISIONING_STEPS } from '../../workflows/provisioningVocabulary.ts';
 
 /** Keycloak's default subject of the execute-actions e-mail. */
 const INVITE_SUBJECT = 'Update Your Account';
@@ -269,7 +270,7 @@ async function takeFault(em: EntityManager, step: FaultStep, tenantSlugs: string
        delete from idp_sim_faults f using picked where f.id = picked.id and picked.remaining = 1
      )
      select kind from picked`,
-    [step, PROVISIONING_STEPS.includes(step), tenantSlugs],
+    [step, (PROVISIONING_STEPS as readonly string[]).includes(step), tenantSlugs],
   );
   return rows[0]?.kind;
 }

@@ -1,22 +1,23 @@
 import type { Orm } from '../../store/orm.ts';
+import { PROVISIONING_STEPS, type IdpFailureKind } from '../../workflows/provisioningVocabulary.ts';
 
 /**
  * Operator and test controls of the simulated identity provider: inject failures, seed things that belong to no
  * tenant (the natural way to get organization_exists / user_exists), and read the captured outbox.
  */
 
-export const FAULT_KINDS = ['unauthorized', 'unavailable', 'organization_exists', 'user_exists'] as const;
+/** The four failure kinds of SPEC.md, which the simulator can be told to produce. */
+export const FAULT_KINDS = ['unauthorized', 'unavailable', 'organization_exists', 'user_exists'] as const satisfies readonly IdpFailureKind[];
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** One step per provider operation, named after what it touches. */
-export const FAULT_STEPS = ['organization', 'user', 'membership', 'invite', 'list_users', 'push_claims', 'memberships', 'ping'] as const;
+/**
+ * One step per provider operation, named after what it touches. A fault without a step hits the provisioning steps
+ * only: lookups, claim pushes and pings are left out so readiness probes and membership reads never consume a fault
+ * meant to break a provisioning.
+ */
+export const FAULT_STEPS = [...PROVISIONING_STEPS, 'list_users', 'push_claims', 'memberships', 'ping'] as const;
 export type FaultStep = (typeof FAULT_STEPS)[number];
 
-/**
- * The steps a fault without a step hits. Lookups, claim pushes and pings are left out so readiness probes and
- * membership reads never consume a fault meant to break a provisioning.
- */
-export const PROVISIONING_STEPS: readonly FaultStep[] = ['organization', 'user', 'membership', 'invite'];
 
 export interface FaultSpec {
   kind: FaultKind;

@@ -1,12 +1,11 @@
 import { apiKeyRoutes } from './apiKeys/index.ts';
 import { auditRoutes } from './audit/index.ts';
-import { catalogRoutes } from './catalogRoutes.ts';
-import { claimsRoutes } from './claimsRoutes.ts';
-import { entitlementRoutes } from './entitlementRoutes.ts';
-import { healthRoutes } from './healthRoutes.ts';
-import { identityProviderRoutes } from './identityProviderRoutes.ts';
-import { simulatedActionTokenRoutes } from './simulatedActionTokenRoutes.ts';
-import { tenantRoutes } from './tenantRoutes.ts';
+import { catalogRoutes } from './catalog/index.ts';
+import { claimsRoutes } from './claims/index.ts';
+import { entitlementRoutes } from './entitlements/index.ts';
+import { healthRoutes } from './health/index.ts';
+import { identityProviderRoutes } from './identityProvider/index.ts';
+import { tenantRoutes } from './tenants/index.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
 export const allRoutes = [
@@ -18,5 +17,4 @@ export const allRoutes = [
   ...claimsRoutes,
   ...auditRoutes,
   ...identityProviderRoutes,
-  ...simulatedActionTokenRoutes,
 ];

@@ -1,19 +1,17 @@
-import type { Orm } from '../../store/orm.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { leaseDueCommands, markDelivered, recordDeliveryError } from '../../domain/tenantActor/actorOutbox.ts';
+import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import type { TenantActorDispatcher } from './tenantActorDispatcher.ts';
 
 /**
  * Delivers actor commands that their request could not hand off (Temporal unreachable, process stopped
  * mid-request). Safe with several replicas: rows are leased with SKIP LOCKED, and delivery is idempotent.
  */
-export function startOutboxRelay(deps: { orm: Orm; dispatcher: TenantActorDispatcher; log: Logger; intervalMs: number }): { stop(): Promise<void> } {
+export function startOutboxRelay(deps: { outbox: ActorOutbox; dispatcher: TenantActorDispatcher; log: Logger; intervalMs: number }): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   let stopped = false;
 
   async function sweep(): Promise<void> {
-    const em = deps.orm.em.fork();
-    const due = await leaseDueCommands(em, 50);
+    const due = await deps.outbox.leaseDue(50);
     const delivered: number[] = [];
     for (const entry of due) {
       try {
@@ -21,10 +19,10 @@ export function startOutboxRelay(deps: { orm: Orm; dispatcher: TenantActorDispat
         delivered.push(entry.id);
       } catch (error) {
         deps.log.warn({ tenantId: entry.tenantId, command: entry.command, attempts: entry.attempts, err: error }, 'actor hand-off failed; will retry');
-        await recordDeliveryError(em, entry.id, (error as Error).message);
+        await deps.outbox.recordDeliveryError(entry.id, (error as Error).message);
       }
     }
-    await markDelivered(em, delivered);
+    await deps.outbox.markDelivered(delivered);
     if (delivered.length) deps.log.info({ delivered: delivered.length }, 'outbox relay delivered actor commands');
   }
 

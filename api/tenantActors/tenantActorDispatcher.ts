@@ -1,5 +1,5 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import type { OutboxCommand } from '../../domain/tenantActor/actorOutbox.ts';
+import type { OutboxCommand } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import {
   TASK_QUEUE,
   provisionAndWaitUpdate,

@@ -1,11 +1,10 @@
 import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import { toAuditEvent } from './auditEventRow.ts';
-import { auditInsertValues } from './appendAuditEvent.ts';
 import type { AuditRepository } from './auditRepository.ts';
 
 interface Pending {
-  values: unknown[];
+  append: { event: AuditAppend; meta: RequestMeta };
   resolve: (event: AuditEvent) => void;
   reject: (error: unknown) => void;
 }
@@ -32,7 +31,7 @@ export class AuditAppendBatcher {
 
   append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ values: auditInsertValues(event, meta), resolve, reject });
+      this.#pending.push({ append: { event, meta }, resolve, reject });
       this.#drain();
     });
   }
@@ -50,7 +49,7 @@ export class AuditAppendBatcher {
 
   async #write(batch: Pending[]): Promise<void> {
     try {
-      const rows = await this.#insert(batch.map((p) => p.values));
+      const rows = await this.#insert(batch.map((p) => p.append));
       batch.forEach((p, i) => p.resolve(toAuditEvent(rows[i]!)));
     } catch (error) {
       if (batch.length === 1) {
@@ -58,7 +57,7 @@ export class AuditAppendBatcher {
         return;
       }
       for (const p of batch) {
-        await this.#insert([p.values]).then((rows) => p.resolve(toAuditEvent(rows[0]!)), p.reject);
+        await this.#insert([p.append]).then((rows) => p.resolve(toAuditEvent(rows[0]!)), p.reject);
       }
     }
   }

@@ -1,8 +1,5 @@
 import type { AuditEvent } from '../schemas/audit.ts';
 
-export const AUDIT_COLUMNS =
-  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash';
-
 export interface AuditRow {
   id: string | number;
   action: string;
@@ -42,9 +39,6 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
   event.hash = row.hash;
   return event;
 }
-
-/** AUDIT_COLUMNS with metadata as its JSON text, for auditEventJson. */
-export const AUDIT_COLUMNS_METADATA_AS_TEXT = AUDIT_COLUMNS.replace('metadata', 'metadata::text as metadata');
 
 /**
  * toAuditEvent straight to JSON text, the same document with keys in the same order: metadata is spliced in as the

@@ -11,8 +11,15 @@ export interface AuditRepository {
   pageJson(query: AuditQuery): Promise<string>;
   /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
   eventsAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]>;
+  /** Appends one event on its own (POST /v1/audit goes through the batcher instead). */
+  append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent>;
+  /**
+   * Appends a workflow's outcome event for a tenant unless one with the same `outcome_id` in its metadata was
+   * appended already (an activity retried after its insert committed).
+   */
+  appendOutcomeOnce(event: AuditAppend & { tenant_id: string; metadata: { outcome_id: string } }, meta: RequestMeta): Promise<void>;
   /** Appends as one multi-row statement; rows in the order given. */
-  insertBatch(values: unknown[][]): Promise<AuditRow[]>;
+  insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<AuditRow[]>;
   /**
    * Appends unless the key (within `scope`, for 24 hours) was used before: then the first event again, or a
    * conflict when the earlier request differed. Concurrent uses of one key append once.

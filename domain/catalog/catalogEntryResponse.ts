@@ -1,4 +1,4 @@
-import type { CatalogProductRecord } from '../entities/catalogProductEntity.ts';
+import type { CatalogProductRecord } from './catalogProductRecord.ts';
 import type { CatalogEntry } from '../schemas/catalog.ts';
 
 export function toCatalogEntry(r: CatalogProductRecord): CatalogEntry {

@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { CatalogProductEntity, type CatalogProductRecord } from '../entities/catalogProductEntity.ts';
 import { notFound } from '../errors.ts';
+import type { CatalogProductRecord } from './catalogProductRecord.ts';
+import type { CatalogRepository } from './catalogRepository.ts';
 
-export const listCatalog = (em: EntityManager) => em.find(CatalogProductEntity, {}, { orderBy: { position: 'asc' } });
-
-export async function findCatalogProduct(em: EntityManager, key: string): Promise<CatalogProductRecord> {
-  const product = await em.findOne(CatalogProductEntity, { key });
+export async function findCatalogProduct(catalog: CatalogRepository, key: string): Promise<CatalogProductRecord> {
+  const product = await catalog.find(key);
   if (!product) throw notFound(`product "${key}"`);
   return product;
 }

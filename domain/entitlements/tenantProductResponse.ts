@@ -1,4 +1,4 @@
-import type { TenantProductRecord } from '../entities/tenantProductEntity.ts';
+import type { TenantProductRecord } from './tenantProductRecord.ts';
 import type { TenantProduct } from '../schemas/entitlement.ts';
 
 export const toTenantProduct = (r: TenantProductRecord): TenantProduct => ({

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { TenantEntity } from '../entities/tenantEntity.ts';
 import type { Membership } from '../schemas/membership.ts';
-import { claimsOfTenant } from '../claims/resolveClaims.ts';
+import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
+import type { TenantRepository } from '../tenants/tenantRepository.ts';
 
 /** What the identity provider knows of one membership (the provider port's shape, kept minimal here). */
 export interface ProviderMembership {
@@ -16,15 +15,15 @@ export interface ProviderMembership {
  * SPEC rule 9: links and org_roles come from the identity provider; for tenants the registry knows, status, plan
  * and products come from the registry and override the provider's values.
  */
-export async function membershipsOfUser(em: EntityManager, fromProvider: ProviderMembership[]): Promise<Membership[]> {
+export async function membershipsOfUser(tenants: Pick<TenantRepository, 'snapshots'>, fromProvider: ProviderMembership[]): Promise<Membership[]> {
   const tenantIds = [...new Set(fromProvider.map((m) => m.tenantId).filter((id): id is string => !!id))];
-  const tenants = tenantIds.length ? await em.find(TenantEntity, { id: { $in: tenantIds } }) : [];
-  const byId = new Map(tenants.map((t) => [t.id, t]));
+  const byId = new Map((await tenants.snapshots(tenantIds)).map((t) => [t.id, t]));
+  const now = Date.now();
   const items: Membership[] = [];
   for (const m of fromProvider) {
     const tenant = m.tenantId ? byId.get(m.tenantId) : undefined;
     if (tenant) {
-      const claims = await claimsOfTenant(em, tenant, m.orgRoles);
+      const claims = claimsOfSnapshot(tenant, m.orgRoles, now);
       items.push({
         tenant_id: tenant.id,
         tenant_slug: tenant.slug,

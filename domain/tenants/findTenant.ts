@@ -1,12 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { TenantEntity, type TenantRecord } from '../entities/tenantEntity.ts';
-import { notFound } from '../errors.ts';
 import type { TenantLookup } from '../claimsLookup.ts';
+import { notFound } from '../errors.ts';
+import type { TenantRecord } from './tenantRecord.ts';
+import type { TenantRepository } from './tenantRepository.ts';
 
-export async function findTenant(em: EntityManager, lookup: TenantLookup): Promise<TenantRecord> {
-  const tenant = await em.findOne(TenantEntity, lookup.by === 'id' ? { id: lookup.id } : { slug: lookup.slug });
+export async function findTenant(tenants: TenantRepository, lookup: TenantLookup): Promise<TenantRecord> {
+  const tenant = await tenants.find(lookup);
   if (!tenant) throw notFound('tenant');
   return tenant;
 }
-
-export const findTenantById = (em: EntityManager, id: string) => findTenant(em, { by: 'id', id });

@@ -1,4 +1,4 @@
-import type { TenantRecord } from '../entities/tenantEntity.ts';
+import type { TenantRecord } from './tenantRecord.ts';
 import type { Tenant } from '../schemas/tenant.ts';
 
 const iso = (d: Date) => d.toISOString();

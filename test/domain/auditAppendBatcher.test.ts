@@ -7,7 +7,7 @@ function fakeInsert(options: { failWhen?: (rowCount: number, actions: unknown[])
   const statements: { rows: number }[] = [];
   let nextId = 1;
   const insert: AuditRepository['insertBatch'] = async (tuples) => {
-    const actions = tuples.map((values) => values[0]);
+    const actions = tuples.map(({ event }) => event.action);
     statements.push({ rows: tuples.length });
     await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
     if (options.failWhen?.(tuples.length, actions)) throw new Error('insert failed');

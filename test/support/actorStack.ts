@@ -66,7 +66,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const log = createLogger('silent', 'test-relay');
-  const relay = startOutboxRelay({ orm: service.orm, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500 });
+  const relay = startOutboxRelay({ outbox: service.deps.stores.outbox, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500 });
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;

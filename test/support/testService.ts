@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import type { AppDependencies } from '../../api/appDependencies.ts';
+import type { AppContext, AppDependencies } from '../../api/appDependencies.ts';
 import { listen } from '../../api/httpServer.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { loadSettings, type Settings } from '../../platform/config.ts';
@@ -10,7 +10,8 @@ import { openOrm, type Orm } from '../../store/orm.ts';
 export interface TestService {
   baseUrl: string;
   orm: Orm;
-  deps: AppDependencies;
+  /** What the app's handlers run on; a test may complete it (e.g. with the identity provider) after start. */
+  deps: AppContext;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -26,7 +27,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
   const settings = { ...loadSettings({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...overrides };
   const log = createLogger(settings.LOG_LEVEL, 'test');
   const orm = await openOrm(inject('databaseUrl'), 5);
-  const deps: AppDependencies = {
+  const given: AppDependencies = {
     settings,
     authConfig: { enabled: false },
     orm,
@@ -34,7 +35,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     readiness: () => runChecks({ store: storeCheck(orm) }, 2000),
     ...extra,
   };
-  const { app } = createApp(deps);
+  const { app, context: deps } = createApp(given);
   const http = await listen(app, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}`;
   return {

@@ -2,7 +2,7 @@ import { ApiKeyCreate, ApiKeyCreated } from '../../../domain/schemas/apiKey.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
 import { PLAINTEXT_WARNING, createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const createApiKeyRoute = defineRoute({
   method: 'post',
@@ -17,7 +17,7 @@ export const createApiKeyRoute = defineRoute({
     404: { description: 'no such tenant', schema: ErrorBody },
   },
   handler: async ({ body }, { meta, deps }) => {
-    const { record, plaintext } = await createApiKey(deps.apiKeys!, body, meta);
+    const { record, plaintext } = await createApiKey(deps.stores.apiKeys, body, meta);
     return { status: 201, body: { api_key: toApiKey(record), plaintext, warning: PLAINTEXT_WARNING } };
   },
 });

@@ -1,6 +1,6 @@
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { revokeApiKey } from '../../../domain/apiKeys/revokeApiKey.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const revokeApiKeyRoute = defineRoute({
   method: 'delete',
@@ -15,9 +15,9 @@ export const revokeApiKeyRoute = defineRoute({
     404: { description: 'no such key', schema: ErrorBody },
   },
   handler: async ({ params }, { meta, deps }) => {
-    const { prefix } = await revokeApiKey(deps.apiKeys!, params.id, meta);
+    const { prefix } = await revokeApiKey(deps.stores.apiKeys, params.id, meta);
     // Committed: from now on this replica refuses the key; other replicas hear of it through NOTIFY.
-    deps.cache?.invalidateApiKey(prefix);
+    deps.cache.invalidateApiKey(prefix);
     return { status: 204 };
   },
 });

@@ -3,7 +3,7 @@ import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
 import { PLAINTEXT_WARNING } from '../../../domain/apiKeys/createApiKey.ts';
 import { DEFAULT_ROTATION_GRACE_SECONDS, rotateApiKey } from '../../../domain/apiKeys/rotateApiKey.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const rotateApiKeyRoute = defineRoute({
   method: 'post',
@@ -22,9 +22,9 @@ export const rotateApiKeyRoute = defineRoute({
     409: { description: 'the key is revoked, expired or already rotated', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
-    const rotation = await rotateApiKey(deps.apiKeys!, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta);
+    const rotation = await rotateApiKey(deps.stores.apiKeys, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta);
     // Committed: the old key's new end holds on this replica at once; other replicas hear of it through NOTIFY.
-    deps.cache?.invalidateApiKey(rotation.oldPrefix);
+    deps.cache.invalidateApiKey(rotation.oldPrefix);
     return { status: 201, body: { api_key: toApiKey(rotation.successor), plaintext: rotation.plaintext, warning: PLAINTEXT_WARNING } };
   },
 });

@@ -1,6 +1,6 @@
 import { ApiKeyVerify, ApiKeyVerifyRequest } from '../../../domain/schemas/apiKey.ts';
 import { verifyApiKey } from '../../../domain/apiKeys/verifyApiKey.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 import { readJsonBody } from '../../middleware/readJsonBody.ts';
 
 export const verifyApiKeyRoute = defineRoute({
@@ -14,6 +14,6 @@ export const verifyApiKeyRoute = defineRoute({
   requestBodyForDocs: ApiKeyVerifyRequest,
   handler: async (_input, { deps, ctx }) => {
     const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
-    return { status: 200, body: await verifyApiKey(body, deps.keyVerification!) };
+    return { status: 200, body: await verifyApiKey(body, deps.keyVerification) };
   },
 });

@@ -1,7 +1,7 @@
 import { AuditAppend, AuditEvent } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { appendWithIdempotencyKey } from '../../../domain/audit/appendWithIdempotencyKey.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const appendAuditEventRoute = defineRoute({
   method: 'post',
@@ -19,8 +19,8 @@ export const appendAuditEventRoute = defineRoute({
   handler: async ({ body }, { meta, deps, ctx }) => {
     const key = ctx.headers['idempotency-key'];
     // createApp always provides the batcher and the repository.
-    if (key === undefined) return { status: 201, body: await deps.auditAppends!.append(body, meta) };
-    const { event, replayed } = await appendWithIdempotencyKey(deps.audit!, Array.isArray(key) ? key.join(',') : key, body, meta);
+    if (key === undefined) return { status: 201, body: await deps.auditAppends.append(body, meta) };
+    const { event, replayed } = await appendWithIdempotencyKey(deps.stores.audit, Array.isArray(key) ? key.join(',') : key, body, meta);
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     return { status: 201, body: event };
   },

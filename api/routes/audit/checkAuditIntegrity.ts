@@ -1,7 +1,7 @@
 import { AuditIntegrity, AuditIntegrityQuery } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { invalidInput } from '../../../domain/errors.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const checkAuditIntegrityRoute = defineRoute({
   method: 'get',
@@ -15,6 +15,6 @@ export const checkAuditIntegrityRoute = defineRoute({
   responses: { 200: { description: 'the verdict', schema: AuditIntegrity }, 400: { description: 'invalid input', schema: ErrorBody } },
   handler: async ({ query }, { deps }) => {
     if (query.from_id !== undefined && query.to_id !== undefined && query.to_id < query.from_id) throw invalidInput('to_id must not be below from_id');
-    return { status: 200, body: await deps.audit!.integrity(query.from_id, query.to_id) };
+    return { status: 200, body: await deps.stores.audit.integrity(query.from_id, query.to_id) };
   },
 });

@@ -2,7 +2,7 @@ import { AuditStream, AuditStreamCreate } from '../../../domain/schemas/auditStr
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { createAuditStream } from '../../../domain/auditStreams/createAuditStream.ts';
 import { toAuditStream } from '../../../domain/auditStreams/auditStreamResponse.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const createAuditStreamRoute = defineRoute({
   method: 'post',
@@ -15,7 +15,7 @@ export const createAuditStreamRoute = defineRoute({
   body: AuditStreamCreate,
   responses: { 201: { description: 'the stream (never its secret)', schema: AuditStream }, 400: { description: 'invalid input, or a host not allowed', schema: ErrorBody } },
   handler: async ({ body }, { meta, deps }) => {
-    const stream = await createAuditStream(deps.auditStreams!, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
+    const stream = await createAuditStream(deps.stores.auditStreams, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
     // Committed: delivery starts now, or within a reconciliation interval should Temporal be unreachable.
     await deps.auditStreamStarter?.start(stream).catch((err: unknown) => deps.log.warn({ streamId: stream.id, err }, 'audit stream delivery not started yet; the reconciler will'));
     return { status: 201, body: toAuditStream(stream) };

@@ -1,6 +1,6 @@
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { notFound } from '../../../domain/errors.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const deleteAuditStreamRoute = defineRoute({
   method: 'delete',
@@ -12,7 +12,7 @@ export const deleteAuditStreamRoute = defineRoute({
   params: IdParams,
   responses: { 204: { description: 'deleted' }, 400: { description: 'invalid id', schema: ErrorBody }, 404: { description: 'no such stream', schema: ErrorBody } },
   handler: async ({ params }, { meta, deps }) => {
-    const deleted = await deps.auditStreams!.markDeleted(
+    const deleted = await deps.stores.auditStreams.markDeleted(
       params.id,
       { action: 'audit.stream_deleted', target_id: params.id, target_type: 'audit_stream' },
       meta,

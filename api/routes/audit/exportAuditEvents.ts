@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AuditExportQuery } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { exportAuditEvents } from '../../../domain/audit/exportAuditEvents.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const exportAuditEventsRoute = defineRoute({
   method: 'get',
@@ -19,7 +19,7 @@ export const exportAuditEventsRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
   },
   handler: async ({ query }, { deps, ctx }) => {
-    const chunks = await exportAuditEvents(deps.audit!, query);
+    const chunks = await exportAuditEvents(deps.stores.audit, query);
     const csv = query.format === 'csv';
     ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
     ctx.set('Content-Disposition', `attachment; filename="audit-events.${csv ? 'csv' : 'ndjson'}"`);

@@ -1,6 +1,6 @@
 import { AuditPage, AuditQuery } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listAuditEventsRoute = defineRoute({
   method: 'get',
@@ -10,5 +10,5 @@ export const listAuditEventsRoute = defineRoute({
   tags: ['audit'],
   query: AuditQuery,
   responses: { 200: { description: 'a page of events', schema: AuditPage }, 400: { description: 'invalid input', schema: ErrorBody } },
-  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await deps.audit!.pageJson(query) }),
+  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await deps.stores.audit.pageJson(query) }),
 });

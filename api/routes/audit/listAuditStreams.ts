@@ -1,6 +1,6 @@
 import { AuditStreamList } from '../../../domain/schemas/auditStream.ts';
 import { toAuditStream } from '../../../domain/auditStreams/auditStreamResponse.ts';
-import { defineRoute } from '../../routeDefinition.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listAuditStreamsRoute = defineRoute({
   method: 'get',
@@ -10,5 +10,5 @@ export const listAuditStreamsRoute = defineRoute({
   tags: ['audit'],
   extension: true,
   responses: { 200: { description: 'streams', schema: AuditStreamList } },
-  handler: async (_input, { deps }) => ({ status: 200, body: { items: (await deps.auditStreams!.listActive()).map(toAuditStream) } }),
+  handler: async (_input, { deps }) => ({ status: 200, body: { items: (await deps.stores.auditStreams.listActive()).map(toAuditStream) } }),
 });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IdpError, type IdpFailureKind, type TenantRef } from '../../../activities/idp/identityProvider.ts';
+import { IdpError, type TenantRef } from '../../../activities/idp/identityProvider.ts';
+import type { IdpFailureKind } from '../../../workflows/provisioningVocabulary.ts';
 import { kindForStatus } from '../../../activities/idp/keycloakErrors.ts';
 import {
   KeycloakIdentityProvider,

@@ -14,7 +14,8 @@ export const ApiKeyEntity = defineEntity({
     createdBy: p.string().nullable(),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    expiresAt: p.datetime().nullable(),
+    rotatedFrom: p.uuid().nullable(),
     createdAt: p.datetime(),
   },
 });
-export type ApiKeyRecord = InstanceType<typeof ApiKeyEntity.class>;

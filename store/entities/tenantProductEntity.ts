@@ -13,4 +13,3 @@ export const TenantProductEntity = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type TenantProductRecord = InstanceType<typeof TenantProductEntity.class>;

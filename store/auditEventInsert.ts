@@ -1,8 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
-import type { RequestMeta } from '../requestMeta.ts';
-import { AUDIT_COLUMNS, toAuditEvent, type AuditRow } from './auditEventRow.ts';
+import type { AuditAppend, AuditEvent } from '../domain/schemas/audit.ts';
+import type { RequestMeta } from '../domain/requestMeta.ts';
+import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 
+/** The columns an event is read with, and the same with metadata as its JSON text (for auditEventJson). */
+export const AUDIT_COLUMNS =
+  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash';
+export const AUDIT_COLUMNS_METADATA_AS_TEXT = AUDIT_COLUMNS.replace('metadata', 'metadata::text as metadata');
+
+/** The columns an append writes (id, created_at and hash are the database's), in the order of auditInsertValues. */
 export const AUDIT_INSERT_COLUMNS = `action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type,
        target_name, product, metadata, source_ip, user_agent`;
 

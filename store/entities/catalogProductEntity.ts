@@ -13,4 +13,3 @@ export const CatalogProductEntity = defineEntity({
     position: p.integer(),
   },
 });
-export type CatalogProductRecord = InstanceType<typeof CatalogProductEntity.class>;

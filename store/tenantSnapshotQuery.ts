@@ -1,6 +1,6 @@
-import type { TenantLookup } from '../claimsLookup.ts';
-import type { CachedTenant } from '../registryCache.ts';
-import type { Sql } from '../sql.ts';
+import type { TenantLookup } from '../domain/claimsLookup.ts';
+import type { CachedTenant } from '../domain/registryCache.ts';
+import type { Sql } from './sql.ts';
 
 interface SnapshotRow {
   id: string;
@@ -26,6 +26,10 @@ export async function loadTenantSnapshot(sql: Sql, lookup: TenantLookup): Promis
   });
   const row = rows[0];
   if (!row) return undefined;
+  return toSnapshot(row);
+}
+
+function toSnapshot(row: SnapshotRow): CachedTenant {
   const entitlements = typeof row.entitlements === 'string' ? JSON.parse(row.entitlements) as Exclude<SnapshotRow['entitlements'], string> : row.entitlements;
   return {
     id: row.id,
@@ -34,4 +38,18 @@ export async function loadTenantSnapshot(sql: Sql, lookup: TenantLookup): Promis
     status: row.status,
     entitlements: entitlements.map((e) => ({ product: e.product, enabled: e.enabled, expiresAt: e.expires_at === null ? null : Date.parse(e.expires_at) })),
   };
+}
+
+/** The snapshots of several tenants in one read (memberships). */
+export async function loadTenantSnapshots(sql: Sql, ids: string[]): Promise<CachedTenant[]> {
+  const { rows } = await sql.query<SnapshotRow>({
+    name: 'tenant_snapshots_by_ids',
+    text: `select t.id, t.slug, t.plan, t.status,
+            coalesce((select json_agg(json_build_object('product', p.product, 'enabled', p.enabled, 'expires_at', p.expires_at)
+                                      order by p.product)
+                        from tenant_products p where p.tenant_id = t.id), '[]') as entitlements
+       from tenants t where t.id = any($1::uuid[])`,
+    values: [ids],
+  });
+  return rows.map(toSnapshot);
 }

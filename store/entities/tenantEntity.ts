@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { TENANT_KINDS, TENANT_STATUSES } from '../schemas/tenant.ts';
+import { TENANT_KINDS, TENANT_STATUSES } from '../../domain/schemas/tenant.ts';
 
 export const TenantEntity = defineEntity({
   name: 'Tenant',
@@ -23,4 +23,3 @@ export const TenantEntity = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type TenantRecord = InstanceType<typeof TenantEntity.class>;

@@ -1,0 +1,5 @@
+import { listCatalogRoute } from './listCatalog.ts';
+import { requestProductRoute } from './requestProduct.ts';
+import { startTrialRoute } from './startTrial.ts';
+
+export const catalogRoutes = [listCatalogRoute, requestProductRoute, startTrialRoute];

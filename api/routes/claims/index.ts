@@ -1,0 +1,3 @@
+import { resolveClaimsRoute } from './resolveClaims.ts';
+
+export const claimsRoutes = [resolveClaimsRoute];

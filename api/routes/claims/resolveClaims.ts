@@ -1,0 +1,19 @@
+import { Claims, ClaimsRequest } from '../../../domain/schemas/claims.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { resolveClaims } from '../../../domain/claims/resolveClaims.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const resolveClaimsRoute = defineRoute({
+  method: 'post',
+  path: '/v1/internal/idp/claims',
+  operationId: 'resolveClaims',
+  summary: "Resolve a tenant's current claims: first of tenant_id, tenant_slug, user_attrs.tenant_id, user_attrs.tenant_slug",
+  tags: ['claims'],
+  body: ClaimsRequest,
+  responses: {
+    200: { description: 'the claim bundle', schema: Claims },
+    400: { description: 'invalid input or no lookup key', schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+  },
+  handler: async ({ body }, { deps }) => ({ status: 200, body: await resolveClaims(deps.stores.tenants, body, deps.cache) }),
+});

@@ -1,0 +1,3 @@
+import { listEntitlementsRoute } from './listEntitlements.ts';
+
+export const entitlementRoutes = [listEntitlementsRoute];

@@ -1,0 +1,23 @@
+import { ErrorBody, TenantIdQuery } from '../../../domain/schemas/common.ts';
+import { TenantProductList } from '../../../domain/schemas/entitlement.ts';
+import { listEntitlements } from '../../../domain/entitlements/listEntitlements.ts';
+import { toTenantProduct } from '../../../domain/entitlements/tenantProductResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const listEntitlementsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/entitlements',
+  operationId: 'listEntitlements',
+  summary: "List a tenant's product entitlements",
+  tags: ['entitlements'],
+  query: TenantIdQuery,
+  responses: {
+    200: { description: 'entitlements', schema: TenantProductList },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+  },
+  handler: async ({ query }, { deps }) => ({
+    status: 200,
+    body: { items: (await listEntitlements(deps.stores.tenants, query.tenant_id)).map(toTenantProduct) },
+  }),
+});

@@ -1,0 +1,25 @@
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { TenantCreate, TenantCreated } from '../../../domain/schemas/tenant.ts';
+import { createTenant } from '../../../domain/tenants/createTenant.ts';
+import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+import { provisionWithinWait } from '../../tenantActors/handOff.ts';
+
+export const createTenantRoute = defineRoute({
+  method: 'post',
+  path: '/v1/tenants',
+  operationId: 'createTenant',
+  summary: 'Create a tenant; with admin_email, also provision its IT_ADMIN in the identity provider',
+  tags: ['tenants'],
+  body: TenantCreate,
+  responses: {
+    201: { description: 'created', schema: TenantCreated },
+    400: { description: 'invalid input', schema: ErrorBody },
+    409: { description: 'slug already taken', schema: ErrorBody },
+  },
+  handler: async ({ body }, { meta, deps }) => {
+    const { tenant, provisioningCommandId } = await createTenant(deps.stores.tenants, body, meta);
+    const inviteUrl = provisioningCommandId ? await provisionWithinWait(deps, tenant.id, provisioningCommandId) : undefined;
+    return { status: 201, body: inviteUrl ? { tenant: toTenant(tenant), invite_url: inviteUrl } : { tenant: toTenant(tenant) } };
+  },
+});

@@ -1,0 +1,20 @@
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { SlugParams, Tenant } from '../../../domain/schemas/tenant.ts';
+import { findTenant } from '../../../domain/tenants/findTenant.ts';
+import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const getTenantBySlugRoute = defineRoute({
+  method: 'get',
+  path: '/v1/tenants/by-slug/{slug}',
+  operationId: 'getTenantBySlug',
+  summary: 'Get a tenant by slug',
+  tags: ['tenants'],
+  params: SlugParams,
+  responses: {
+    200: { description: 'the tenant', schema: Tenant },
+    400: { description: 'invalid slug', schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+  },
+  handler: async ({ params }, { deps }) => ({ status: 200, body: toTenant(await findTenant(deps.stores.tenants, { by: 'slug', slug: params.slug })) }),
+});

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { RequestMeta } from '../../domain/requestMeta.ts';
+import type { AppContext } from '../appDependencies.ts';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteResponse {
+  status: number;
+  body?: unknown;
+  /** The body already serialised as JSON (its schema still the declared one), sent as it is. */
+  jsonText?: string;
+}
+
+/** What a handler gets besides its validated input; `meta` is made on first access (the hot paths never need it). */
+export interface RouteScope {
+  readonly meta: RequestMeta;
+  deps: AppContext;
+  ctx: Context;
+}
+
+/** One operation: its contract (which also feeds the OpenAPI document) and a thin handler. */
+export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI form, e.g. /v1/tenants/{id} */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  bodyRequired?: boolean;
+  /** Documents a body the handler reads itself (the verify endpoint must never answer 4xx). */
+  requestBodyForDocs?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Marks operations that SPEC.md does not list (documented as additions). */
+  extension?: boolean;
+  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;
+}
+
+export type AnyRoute = RouteDefinition<AnyObject, AnyObject, z.ZodType>;
+
+export const defineRoute = <P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(route: RouteDefinition<P, Q, B>) =>
+  route as unknown as AnyRoute;

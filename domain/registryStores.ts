@@ -1,0 +1,16 @@
+import type { ApiKeyRepository } from './apiKeys/apiKeyRepository.ts';
+import type { AuditRepository } from './audit/auditRepository.ts';
+import type { AuditStreamRepository } from './auditStreams/auditStreamRepository.ts';
+import type { CatalogRepository } from './catalog/catalogRepository.ts';
+import type { ActorOutbox } from './tenantActor/actorOutboxRepository.ts';
+import type { TenantRepository } from './tenants/tenantRepository.ts';
+
+/** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
+export interface RegistryStores {
+  tenants: TenantRepository;
+  catalog: CatalogRepository;
+  apiKeys: ApiKeyRepository;
+  audit: AuditRepository;
+  auditStreams: AuditStreamRepository;
+  outbox: ActorOutbox;
+}

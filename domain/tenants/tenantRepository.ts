@@ -1,0 +1,43 @@
+import type { TenantLookup } from '../claimsLookup.ts';
+import type { TenantProductRecord } from '../entitlements/tenantProductRecord.ts';
+import type { CachedTenant } from '../registryCache.ts';
+import type { RequestMeta } from '../requestMeta.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+import type { TenantRecord } from './tenantRecord.ts';
+
+/** A tenant read under its row lock, with its entitlements. */
+export interface LockedTenant extends TenantRecord {
+  entitlements: TenantProductRecord[];
+}
+
+/** What a change of one tenant writes, decided by a domain rule and written by the repository in one transaction. */
+export interface TenantChange<T> {
+  /** Fields of the tenant to store (updated_at included). */
+  update?: Partial<TenantRecord>;
+  newEntitlement?: TenantProductRecord;
+  event: AuditAppend;
+  /** Status, plan or current products changed: queue a push of the claims to the tenant's users with the change. */
+  pushClaims: boolean;
+  result: T;
+}
+
+/** The tenant aggregate's store: tenants, their entitlements and the hand-offs to their actors (store/postgresTenantRepository.ts). */
+export interface TenantRepository {
+  find(lookup: TenantLookup): Promise<TenantRecord | undefined>;
+  /** What claims and verify need (status, slug, plan, entitlements), in one read. */
+  snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined>;
+  snapshots(ids: string[]): Promise<CachedTenant[]>;
+  /** Every entitlement, disabled and expired ones included, by product. */
+  entitlementsOf(tenantId: string): Promise<TenantProductRecord[]>;
+  /**
+   * The tenant, its creation event and (when it has an admin e-mail) the provisioning hand-off, in one commit;
+   * `slug_taken` (nothing written) when the slug belongs to another tenant.
+   */
+  create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ provisioningCommandId?: number } | 'slug_taken'>;
+  /**
+   * Locks the tenant, lets `decide` (a pure rule) say what to write, and writes it with its audit event and, when
+   * claims changed, the claims-push hand-off, in one transaction; a rule that throws writes nothing.
+   * Undefined when there is no such tenant.
+   */
+  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<{ result: T; claimsPushCommandId?: number } | undefined>;
+}

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActorOutbox, OutboxCommand, OutboxEntry } from '../domain/tenantActor/actorOutboxRepository.ts';
+import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
+import type { Orm } from './orm.ts';
+
+/** The outbox insert, for a transaction that changes what a tenant's actor must act on. */
+export const INSERT_HAND_OFF = `insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
+  values (?, ?, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`;
+
+/** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS). */
+export async function enqueueActorCommand(tx: EntityManager, tenantId: string, command: OutboxCommand): Promise<number> {
+  const rows = await tx.execute<{ id: string }[]>(INSERT_HAND_OFF, [tenantId, command]);
+  return Number(rows[0]!.id);
+}
+
+export class PostgresActorOutbox implements ActorOutbox {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  async markDelivered(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#orm.em
+      .fork()
+      .execute(`update tenant_actor_outbox set delivered_at = now() where id = any(?::bigint[]) and delivered_at is null`, [`{${ids.join(',')}}`]);
+  }
+
+  /**
+   * Leases due commands to this relay: their next attempt moves out by an exponential backoff (capped at 5 minutes),
+   * so another replica skips them while this one delivers, and a failed delivery is retried later.
+   */
+  async leaseDue(limit: number): Promise<OutboxEntry[]> {
+    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand; attempts: number }[]>(
+      `update tenant_actor_outbox set attempts = attempts + 1,
+              next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, attempts))
+        where id in (select id from tenant_actor_outbox where delivered_at is null and next_attempt_at <= now()
+                      order by next_attempt_at limit ? for update skip locked)
+        returning id, tenant_id, command, attempts`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: r.command, attempts: r.attempts }));
+  }
+
+  async recordDeliveryError(id: number, message: string): Promise<void> {
+    await this.#orm.em.fork().execute(`update tenant_actor_outbox set last_error = ? where id = ?`, [message.slice(0, 1000), id]);
+  }
+}

@@ -1,0 +1,95 @@
+import { LockMode } from '@mikro-orm/postgresql';
+import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
+import type { TenantLookup } from '../domain/claimsLookup.ts';
+import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
+import type { CachedTenant } from '../domain/registryCache.ts';
+import type { RequestMeta } from '../domain/requestMeta.ts';
+import type { AuditAppend } from '../domain/schemas/audit.ts';
+import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
+import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
+import type { LockedTenant, TenantChange, TenantRepository } from '../domain/tenants/tenantRepository.ts';
+import { TenantEntity } from './entities/tenantEntity.ts';
+import { TenantProductEntity } from './entities/tenantProductEntity.ts';
+import { nativePool } from './nativePool.ts';
+import type { Orm } from './orm.ts';
+import { toTenantProductRecord, toTenantRecord } from './entityRecords.ts';
+import { enqueueActorCommand } from './postgresActorOutbox.ts';
+import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
+
+const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
+  with tenant as (
+    insert into tenants (id, slug, name, status, kind, plan, trial_ends_at, sales_owner, admin_email, admin_name, created_at, updated_at)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+  ), event as (
+    insert into audit_events (${AUDIT_INSERT_COLUMNS})
+    values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+  ), hand_off as (
+    insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
+    select $1, 'provision', now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) where $9::text is not null
+    returning id
+  )
+  select (select id from hand_off) as command_id`;
+
+/** Every statement of the tenant aggregate: tenants, their entitlements and the hand-offs to their actors. */
+export class PostgresTenantRepository implements TenantRepository {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  async find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
+    const tenant = await this.#orm.em.fork().findOne(TenantEntity, lookup.by === 'id' ? { id: lookup.id } : { slug: lookup.slug });
+    return tenant ? toTenantRecord(tenant) : undefined;
+  }
+
+  async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
+    return loadTenantSnapshot(await nativePool(this.#orm), lookup);
+  }
+
+  async snapshots(ids: string[]): Promise<CachedTenant[]> {
+    return ids.length === 0 ? [] : loadTenantSnapshots(await nativePool(this.#orm), ids);
+  }
+
+  async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
+    return (await this.#orm.em.fork().find(TenantProductEntity, { tenantId }, { orderBy: { product: 'asc' } })).map(toTenantProductRecord);
+  }
+
+  /**
+   * Tenant, `tenant.created` and the provisioning hand-off as one statement: one round trip and one commit, so once
+   * committed neither the tenant nor its provisioning can be lost, and a failure anywhere leaves none of the three.
+   */
+  async create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ provisioningCommandId?: number } | 'slug_taken'> {
+    try {
+      const { rows } = await (await nativePool(this.#orm)).query<{ command_id: string | null }>({
+        name: 'create_tenant',
+        text: INSERT_TENANT_WITH_EVENT_AND_HAND_OFF,
+        values: [
+          tenant.id, tenant.slug, tenant.name, tenant.status, tenant.kind, tenant.plan, tenant.trialEndsAt, tenant.salesOwner,
+          tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta),
+        ],
+      });
+      const commandId = rows[0]?.command_id;
+      return commandId == null ? {} : { provisioningCommandId: Number(commandId) };
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return 'slug_taken';
+      throw error;
+    }
+  }
+
+  /** The row lock serialises concurrent commands on one tenant, so each audit event sees its own before-state. */
+  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<{ result: T; claimsPushCommandId?: number } | undefined> {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const tenant = await tx.findOne(TenantEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!tenant) return undefined;
+      const entitlements = await tx.find(TenantProductEntity, { tenantId: id }, { orderBy: { product: 'asc' } });
+      const change = decide({ ...toTenantRecord(tenant), entitlements: entitlements.map(toTenantProductRecord) }, new Date());
+      if (change.update) tx.assign(tenant, change.update);
+      if (change.newEntitlement) tx.create(TenantProductEntity, change.newEntitlement);
+      await tx.flush();
+      await appendAuditEvent(tx, change.event, meta);
+      if (!change.pushClaims) return { result: change.result };
+      return { result: change.result, claimsPushCommandId: await enqueueActorCommand(tx, id, 'pushClaims') };
+    });
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The words of provisioning, shared by the tenant actor workflow, its activities, the identity-provider adapters and
+ * the simulator (and the API, through the workflow's messages), so a step or a failure kind cannot be spelled twice.
+ * Plain TypeScript: the workflow sandbox imports it.
+ */
+
+/** The identity-provider steps, in the order they run. */
+export const PROVISIONING_STEPS = ['organization', 'user', 'membership', 'invite'] as const;
+/** `load` is reading the tenant from the registry, before any provider step. */
+export type ProvisioningStep = 'load' | (typeof PROVISIONING_STEPS)[number];
+
+/** The four failure kinds of SPEC.md, plus `rejected` for a request the provider refused for another reason. */
+export const IDP_FAILURE_KINDS = ['organization_exists', 'user_exists', 'unauthorized', 'unavailable', 'rejected'] as const;
+export type IdpFailureKind = (typeof IDP_FAILURE_KINDS)[number];
+
+/** Only an unavailable provider is worth retrying; every other kind needs an operator first. */
+export const isRetryableFailure = (kind: string): boolean => kind === 'unavailable';
+export const NON_RETRYABLE_FAILURE_KINDS: string[] = IDP_FAILURE_KINDS.filter((kind) => !isRetryableFailure(kind));
+
+export interface ProvisioningFailure {
+  kind: string;
+  step: ProvisioningStep;
+  message: string;
+}
+
+export type ProvisioningOutcome =
+  | { status: 'succeeded'; inviteUrl: string }
+  | ({ status: 'failed' } & ProvisioningFailure)
+  | { status: 'not_requested' };
+
+/** What the workflow records in the audit log: an outcome of an actual provisioning run. */
+export type RecordedOutcome = Exclude<ProvisioningOutcome, { status: 'not_requested' }>;
+
+/** What provisioning reads of its tenant. */
+export interface TenantForProvisioning {
+  tenantId: string;
+  slug: string;
+  name: string;
+  adminEmail: string | null;
+  adminName: string | null;
+}
