@@ -3,7 +3,7 @@ import { claimsOfSnapshot } from '../domain/claims/resolveClaims.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
 import { isRetryableFailure, type RecordedOutcome, type TenantForProvisioning } from '../workflows/provisioningVocabulary.ts';
-import { IdpError, type IdentityProvider, type TenantRef } from './idp/identityProvider.ts';
+import { IdpError, type IdentityProvider, type TenantRef } from '../identityProvider/identityProvider.ts';
 
 /**
  * Provider errors become ApplicationFailures typed by their kind: the workflow's retry policy retries only

@@ -3,7 +3,7 @@ import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckResult } from './readinessChecks.ts';
 import type { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
-import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';

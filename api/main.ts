@@ -4,8 +4,8 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFor } from '../activities/idp/identityProviderFor.ts';
-import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
+import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
+import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from './auth/authConfig.ts';
 import { startApi } from './startApi.ts';
 

@@ -1,11 +1,11 @@
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
-import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
-import { listen, type RunningHttpServer } from './httpServer.ts';
+import { listen, type RunningHttpServer } from '../platform/httpServer.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
 import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';

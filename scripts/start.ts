@@ -3,7 +3,7 @@ import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
 import { startServiceProcess } from '../platform/serviceProcess.ts';
-import { loadKeycloakSettings } from '../activities/idp/keycloakSettings.ts';
+import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from '../api/auth/authConfig.ts';
 
 /**

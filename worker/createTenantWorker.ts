@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Orm } from '../store/orm.ts';
-import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantActivities } from '../activities/tenantActivities.ts';
 import { createAuditStreamActivities } from '../activities/auditStreamActivities.ts';
 import { postgresStores } from '../store/postgresStores.ts';

@@ -1,7 +1,7 @@
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
-import type { IdentityProvider } from '../activities/idp/identityProvider.ts';
+import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantWorker } from './createTenantWorker.ts';
 
 /** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */

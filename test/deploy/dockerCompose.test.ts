@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSettings } from '../../platform/config.ts';
-import { loadKeycloakSettings } from '../../activities/idp/keycloakSettings.ts';
+import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from '../../api/auth/authConfig.ts';
 import { TASK_QUEUE } from '../../workflows/tenantActorMessages.ts';
 
@@ -126,7 +126,7 @@ const namesOf = (name: string) => [name, ...networkAliases(name)];
 function settingNamesReadByCode(): Set<string> {
   const names = new Set<string>();
   for (const [, name] of read('platform/config.ts').matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)) names.add(name!);
-  for (const file of ['activities/idp/keycloakSettings.ts', 'api/auth/authConfig.ts']) {
+  for (const file of ['identityProvider/keycloakSettings.ts', 'api/auth/authConfig.ts']) {
     for (const [name] of read(file).matchAll(/\b(?:IDP|AUTH)_[A-Z0-9_]+\b/g)) names.add(name);
   }
   return names;

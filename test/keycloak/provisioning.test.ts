@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../activities/idp/keycloakIdentityProvider.ts';
+import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { eventually } from '../support/eventually.ts';

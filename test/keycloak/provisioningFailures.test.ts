@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../activities/idp/keycloakIdentityProvider.ts';
-import type { KeycloakSettings } from '../../activities/idp/keycloakSettings.ts';
-import { RedactedSecret } from '../../activities/idp/redactedSecret.ts';
+import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
+import type { KeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
+import { RedactedSecret } from '../../identityProvider/redactedSecret.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { eventually } from '../support/eventually.ts';

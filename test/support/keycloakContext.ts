@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import type { KeycloakSettings } from '../../activities/idp/keycloakSettings.ts';
-import { RedactedSecret } from '../../activities/idp/redactedSecret.ts';
+import type { KeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
+import { RedactedSecret } from '../../identityProvider/redactedSecret.ts';
 import { ADMIN_CLIENT_ID, type RealmClientSecrets } from '../../platform/keycloakServer.ts';
 
 /** What test/support/keycloakGlobalSetup.ts hands the Keycloak test files: where the server is and how to reach it. */

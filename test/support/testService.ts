@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import type { AppContext, AppDependencies } from '../../api/appDependencies.ts';
-import { listen } from '../../api/httpServer.ts';
+import { listen } from '../../platform/httpServer.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { loadSettings, type Settings } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';

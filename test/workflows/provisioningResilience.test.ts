@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { clearFaults, injectFault } from '../../activities/idp/simulatorControl.ts';
+import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';

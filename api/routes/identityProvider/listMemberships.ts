@@ -2,7 +2,7 @@ import { AppError } from '../../../domain/errors.ts';
 import { membershipsOfUser } from '../../../domain/memberships/membershipsOfUser.ts';
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { MembershipList } from '../../../domain/schemas/membership.ts';
-import { IdpError } from '../../../activities/idp/identityProvider.ts';
+import { IdpError } from '../../../identityProvider/identityProvider.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listMembershipsRoute = defineRoute({

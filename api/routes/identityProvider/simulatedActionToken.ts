@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { AppError, notFound } from '../../../domain/errors.ts';
-import { SimulatedIdentityProvider } from '../../../activities/idp/simulatedIdentityProvider.ts';
+import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 const ActionTokenQuery = z.object({ key: z.string().min(1).max(200) });

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { listen } from '../../api/httpServer.ts';
+import { listen } from '../../platform/httpServer.ts';
 
 /** A server whose only route answers after `delayMs`, to have a request in flight during shutdown. */
 async function slowServer(delayMs: number) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Claims } from '../../domain/schemas/claims.ts';
-import type { Orm } from '../../store/orm.ts';
+import type { Claims } from '../domain/schemas/claims.ts';
+import type { Orm } from '../store/orm.ts';
 import {
   claimsAsUserAttributes,
   IdpError,
@@ -12,7 +12,7 @@ import {
   type TenantRef,
 } from './identityProvider.ts';
 import type { FaultKind, FaultStep } from './simulatorControl.ts';
-import { PROVISIONING_STEPS } from '../../workflows/provisioningVocabulary.ts';
+import { PROVISIONING_STEPS } from '../workflows/provisioningVocabulary.ts';
 
 /** Keycloak's default subject of the execute-actions e-mail. */
 const INVITE_SUBJECT = 'Update Your Account';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { TenantRef } from '../../../activities/idp/identityProvider.ts';
-import { SimulatedIdentityProvider } from '../../../activities/idp/simulatedIdentityProvider.ts';
+import type { TenantRef } from '../../identityProvider/identityProvider.ts';
+import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import {
   capturedEmails,
   clearFaults,
@@ -9,9 +9,9 @@ import {
   listFaults,
   seedForeignOrganization,
   seedForeignUser,
-} from '../../../activities/idp/simulatorControl.ts';
-import { openOrm, type Orm } from '../../../store/orm.ts';
-import { uniqueSlug } from '../../support/testService.ts';
+} from '../../identityProvider/simulatorControl.ts';
+import { openOrm, type Orm } from '../../store/orm.ts';
+import { uniqueSlug } from '../support/testService.ts';
 
 const BASE_URL = 'http://127.0.0.1:8080';
 

@@ -7,8 +7,8 @@
  * - the invite, because it is the project's realm-resource extension, which the client does not know.
  */
 import KeycloakAdminClient, { fetchWithError } from '@keycloak/keycloak-admin-client';
-import type { Logger } from '../../platform/logger.ts';
-import type { Claims } from '../../domain/schemas/claims.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Claims } from '../domain/schemas/claims.ts';
 import {
   claimsAsUserAttributes,
   IdpError,

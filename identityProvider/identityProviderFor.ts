@@ -1,4 +1,4 @@
-import type { Orm } from '../../store/orm.ts';
+import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from './identityProvider.ts';
 import { KeycloakIdentityProvider } from './keycloakIdentityProvider.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';

@@ -1,5 +1,5 @@
 /** The admin client's client-credentials token: fetched once, shared, refreshed before it expires. */
-import type { Logger } from '../../platform/logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { IdpError } from './identityProvider.ts';
 import { idpErrorForStatus, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';

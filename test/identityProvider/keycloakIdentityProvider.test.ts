@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IdpError, type TenantRef } from '../../../activities/idp/identityProvider.ts';
-import type { IdpFailureKind } from '../../../workflows/provisioningVocabulary.ts';
-import { kindForStatus } from '../../../activities/idp/keycloakErrors.ts';
+import { IdpError, type TenantRef } from '../../identityProvider/identityProvider.ts';
+import type { IdpFailureKind } from '../../workflows/provisioningVocabulary.ts';
+import { kindForStatus } from '../../identityProvider/keycloakErrors.ts';
 import {
   KeycloakIdentityProvider,
   type KeycloakIdentityProviderOptions,
-} from '../../../activities/idp/keycloakIdentityProvider.ts';
-import { loadKeycloakSettings } from '../../../activities/idp/keycloakSettings.ts';
-import type { Claims } from '../../../domain/schemas/claims.ts';
-import { startFakeKeycloak, type FakeKeycloak } from '../../support/fakeKeycloak.ts';
+} from '../../identityProvider/keycloakIdentityProvider.ts';
+import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
+import type { Claims } from '../../domain/schemas/claims.ts';
+import { startFakeKeycloak, type FakeKeycloak } from '../support/fakeKeycloak.ts';
 
 const SECRET = 'kc-secret-7f3a9c-do-not-leak';
 

@@ -1,0 +1,200 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { TenantActivities } from '../activities/tenantActivities.ts';
+import { NON_RETRYABLE_FAILURE_KINDS, type ProvisioningOutcome, type ProvisioningStep } from './provisioningVocabulary.ts';
+import {
+  actorStateQuery,
+  provisionAndWaitUpdate,
+  provisionSignal,
+  pushClaimsSignal,
+  resendInviteSignal,
+  retryProvisioningSignal,
+  type ActorCommand,
+  type TenantActorInput,
+  type TenantActorState,
+} from './tenantActorMessages.ts';
+
+/** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
+const MAX_COMMANDS_PER_RUN = 200;
+
+/**
+ * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
+ * takes the commands one at a time, in the order they arrived, so every identity-provider side effect of a tenant
+ * happens in sequence.
+ */
+export class TenantActor {
+  readonly #input: TenantActorInput;
+  readonly state: TenantActorState;
+  readonly #queue: ActorCommand[];
+  #handled = 0;
+  readonly #idp: TenantActivities;
+  readonly #store: TenantActivities;
+  readonly #localIdp: TenantActivities;
+  readonly #localStore: TenantActivities;
+
+  constructor(input: TenantActorInput) {
+    this.#input = input;
+    this.state = input.state ?? { provisioning: 'idle', runs: 0 };
+    this.#queue = [...(input.pending ?? [])];
+    const idpRetry = {
+      initialInterval: input.retry.initialIntervalMs,
+      backoffCoefficient: input.retry.backoffCoefficient,
+      maximumInterval: input.retry.maximumIntervalMs,
+      maximumAttempts: input.retry.maximumAttempts,
+      nonRetryableErrorTypes: NON_RETRYABLE_FAILURE_KINDS,
+    };
+    // The registry's own database: retried until it answers, an outcome must never be dropped.
+    const storeRetry = { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['tenant_not_found'] };
+    this.#idp = proxyActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
+    this.#store = proxyActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+    // The same activities with the same timeouts and retries, as local activities (input.localProvisioningSteps).
+    this.#localIdp = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
+    this.#localStore = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+  }
+
+  /** The outcome a waiting provisionAndWait update answers with; undefined while provisioning has not ended. */
+  outcome(): ProvisioningOutcome | undefined {
+    const { state } = this;
+    if (state.provisioning === 'succeeded') return { status: 'succeeded', inviteUrl: state.inviteUrl! };
+    if (state.provisioning === 'failed') return { status: 'failed', ...state.failure! };
+    if (state.provisioning === 'not_requested') return { status: 'not_requested' };
+    return undefined;
+  }
+
+  registerHandlers(): void {
+    const enqueue = (command: ActorCommand) => this.#queue.push(command);
+    setHandler(provisionSignal, () => void enqueue('provision'));
+    setHandler(provisionAndWaitUpdate, async () => {
+      enqueue('provision');
+      await condition(() => !this.#queue.includes('provision') && this.outcome() !== undefined);
+      return this.outcome()!;
+    });
+    setHandler(retryProvisioningSignal, () => void enqueue('retryProvisioning'));
+    setHandler(resendInviteSignal, () => void enqueue('resendInvite'));
+    setHandler(pushClaimsSignal, () => void enqueue('pushClaims'));
+    setHandler(actorStateQuery, () => this.state);
+  }
+
+  /** Takes commands until the run has handled enough, then continues as new with its state and pending commands. */
+  async run(): Promise<void> {
+    for (;;) {
+      await condition(() => this.#queue.length > 0 || this.#shouldContinueAsNew());
+      // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
+      if (this.#queue.length === 0) {
+        await condition(allHandlersFinished);
+        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue });
+      }
+      const command = this.#queue.shift()!;
+      this.#handled += 1;
+      switch (command) {
+        case 'provision':
+          // A hand-off repeated for any reason never provisions twice.
+          if (this.state.provisioning === 'idle') await this.#provision();
+          break;
+        case 'retryProvisioning':
+          if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision();
+          break;
+        case 'resendInvite':
+          await this.#resendInvite();
+          break;
+        case 'pushClaims':
+          // Queued pushes collapse into one: each push sends the bundle as it is now.
+          while (this.#queue[0] === 'pushClaims') this.#queue.shift();
+          await this.#pushClaimsSafely();
+          break;
+      }
+    }
+  }
+
+  #shouldContinueAsNew(): boolean {
+    return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
+  }
+
+  #outcomeId(what: string): string {
+    return `${workflowInfo().runId}:${this.#handled}:${what}`;
+  }
+
+  async #provision(): Promise<void> {
+    const { state } = this;
+    state.provisioning = 'running';
+    state.runs += 1;
+    let step: ProvisioningStep = 'load';
+    // Decided by the actor's input, so a history replays the way it ran: actors started before this option existed
+    // run (and replay) their provisioning as regular activities.
+    const local = this.#input.localProvisioningSteps === true;
+    const steps = local ? this.#localIdp : this.#idp;
+    const db = local ? this.#localStore : this.#store;
+    const tenantId = this.#input.tenantId;
+    try {
+      const tenant = await db.loadTenantForProvisioning(tenantId);
+      if (!tenant.adminEmail) {
+        state.provisioning = 'not_requested';
+        return;
+      }
+      // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
+      const ref = { tenantId: tenant.tenantId, slug: tenant.slug, name: `${tenant.name} (${tenant.slug})` };
+      step = 'organization';
+      const { organizationId } = await steps.ensureOrganization(ref);
+      state.organizationId = organizationId;
+      step = 'user';
+      const { userId } = await steps.ensureUser(ref, tenant.adminEmail, tenant.adminName ?? undefined);
+      state.userId = userId;
+      step = 'membership';
+      await steps.ensureMembership(organizationId, userId);
+      step = 'invite';
+      const { inviteUrl } = await steps.sendInvite(userId);
+      // Claims first, so the user's first token already carries the tenant's bundle.
+      await steps.pushTenantClaims(tenantId);
+      state.provisioning = 'succeeded';
+      state.inviteUrl = inviteUrl;
+      state.failure = undefined;
+      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('provision'));
+    } catch (error) {
+      state.provisioning = 'failed';
+      state.failure = { kind: failureKind(error), step, message: failureMessage(error) };
+      await db.recordProvisioningOutcome(tenantId, { status: 'failed', ...state.failure }, this.#outcomeId('provision'));
+    }
+  }
+
+  async #resendInvite(): Promise<void> {
+    const { state } = this;
+    if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision();
+    const tenantId = this.#input.tenantId;
+    try {
+      const { inviteUrl } = await this.#idp.sendInvite(state.userId);
+      state.inviteUrl = inviteUrl;
+      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('resend'), true);
+    } catch (error) {
+      const failure = { kind: failureKind(error), step: 'invite' as const, message: failureMessage(error) };
+      await this.#store.recordProvisioningOutcome(tenantId, { status: 'failed', ...failure }, this.#outcomeId('resend'), true);
+    }
+  }
+
+  async #pushClaimsSafely(): Promise<void> {
+    try {
+      await this.#idp.pushTenantClaims(this.#input.tenantId);
+    } catch {
+      // The provider refused (e.g. unauthorized): the next claims change or an operator retry pushes again.
+    }
+  }
+}
+
+function failureKind(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type) return cause.type;
+  return 'unavailable';
+}
+
+function failureMessage(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(error);
+}
