@@ -1,0 +1,71 @@
+import type { TenantLookup } from '../../../domain/claimsLookup.ts';
+import type { TenantProductRecord } from '../../../domain/entitlements/tenantProductRecord.ts';
+import type { CachedTenant } from '../../../domain/registryCache.ts';
+import type { AuditAppend } from '../../../domain/schemas/audit.ts';
+import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
+import type { LockedTenant, TenantChange, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
+
+/** The tenant aggregate's store in memory, for unit tests of the domain rules; counts reads and hand-offs. */
+export class InMemoryTenantRepository implements TenantRepository {
+  readonly tenants = new Map<string, TenantRecord>();
+  readonly entitlements: TenantProductRecord[] = [];
+  readonly events: AuditAppend[] = [];
+  readonly handOffs: { tenantId: string; command: 'provision' | 'pushClaims' }[] = [];
+  snapshotReads = 0;
+
+  #byLookup(lookup: TenantLookup): TenantRecord | undefined {
+    return lookup.by === 'id' ? this.tenants.get(lookup.id) : [...this.tenants.values()].find((t) => t.slug === lookup.slug);
+  }
+
+  #snapshotOf(tenant: TenantRecord): CachedTenant {
+    return {
+      id: tenant.id,
+      slug: tenant.slug,
+      plan: tenant.plan,
+      status: tenant.status,
+      entitlements: this.entitlements
+        .filter((e) => e.tenantId === tenant.id)
+        .map((e) => ({ product: e.product, enabled: e.enabled, expiresAt: e.expiresAt?.getTime() ?? null })),
+    };
+  }
+
+  async find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
+    const tenant = this.#byLookup(lookup);
+    return tenant && structuredClone(tenant);
+  }
+
+  async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
+    this.snapshotReads += 1;
+    const tenant = this.#byLookup(lookup);
+    return tenant && this.#snapshotOf(tenant);
+  }
+
+  async snapshots(ids: string[]): Promise<CachedTenant[]> {
+    return ids.flatMap((id) => (this.tenants.has(id) ? [this.#snapshotOf(this.tenants.get(id)!)] : []));
+  }
+
+  async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
+    return this.entitlements.filter((e) => e.tenantId === tenantId);
+  }
+
+  async create(tenant: TenantRecord, event: AuditAppend): Promise<{ provisioningCommandId?: number } | 'slug_taken'> {
+    if ([...this.tenants.values()].some((t) => t.slug === tenant.slug)) return 'slug_taken';
+    this.tenants.set(tenant.id, structuredClone(tenant));
+    this.events.push(event);
+    if (!tenant.adminEmail) return {};
+    this.handOffs.push({ tenantId: tenant.id, command: 'provision' });
+    return { provisioningCommandId: this.handOffs.length };
+  }
+
+  async change<T>(id: string, _meta: unknown, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>) {
+    const tenant = this.tenants.get(id);
+    if (!tenant) return undefined;
+    const change = decide({ ...structuredClone(tenant), entitlements: structuredClone(await this.entitlementsOf(id)) }, new Date());
+    if (change.update) Object.assign(tenant, change.update);
+    if (change.newEntitlement) this.entitlements.push(structuredClone(change.newEntitlement));
+    this.events.push(change.event);
+    if (!change.pushClaims) return { result: change.result };
+    this.handOffs.push({ tenantId: id, command: 'pushClaims' });
+    return { result: change.result, claimsPushCommandId: this.handOffs.length };
+  }
+}
