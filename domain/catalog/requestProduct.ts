@@ -4,7 +4,7 @@ import type { CatalogRequest } from '../schemas/catalog.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { findTenant } from '../tenants/findTenant.ts';
 import type { CatalogRepository } from './catalogRepository.ts';
-import { findCatalogProduct } from './listCatalog.ts';
+import { findCatalogProduct } from './findCatalogProduct.ts';
 
 /** Records the request for sales to follow up; it grants nothing. */
 export async function requestProduct(
