@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AuditStreamRecord, AuditStreamRepository } from '../../domain/auditStreams/auditStreamRepository.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { runPeriodically } from '../../platform/periodicTask.ts';
 import { auditStreamWorkflowId } from '../../workflows/auditStreamMessages.ts';
 import type { auditStreamWorkflow } from '../../workflows/auditStreamWorkflow.ts';
 
@@ -41,24 +42,10 @@ export class AuditStreamStarter {
 export function startAuditStreamReconciler(deps: { streams: AuditStreamRepository; starter: AuditStreamStarter; log: Logger; intervalMs: number }): {
   stop(): Promise<void>;
 } {
-  let running: Promise<void> | undefined;
   const sweep = async () => {
     for (const stream of await deps.streams.listActive()) {
       await deps.starter.start(stream).catch((err: unknown) => deps.log.warn({ streamId: stream.id, err }, 'could not start the audit stream delivery; will retry'));
     }
   };
-  const timer = setInterval(() => {
-    running ??= sweep()
-      .catch((err: unknown) => deps.log.warn({ err }, 'audit stream reconciliation failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, deps.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(deps.intervalMs, sweep, (err) => deps.log.warn({ err }, 'audit stream reconciliation failed'));
 }

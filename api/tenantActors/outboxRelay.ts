@@ -1,4 +1,5 @@
 import type { Logger } from '../../platform/logger.ts';
+import { runPeriodically } from '../../platform/periodicTask.ts';
 import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import type { TenantActorDispatcher } from './tenantActorDispatcher.ts';
 
@@ -7,9 +8,6 @@ import type { TenantActorDispatcher } from './tenantActorDispatcher.ts';
  * mid-request). Safe with several replicas: rows are leased with SKIP LOCKED, and delivery is idempotent.
  */
 export function startOutboxRelay(deps: { outbox: ActorOutbox; dispatcher: TenantActorDispatcher; log: Logger; intervalMs: number }): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
   async function sweep(): Promise<void> {
     const due = await deps.outbox.leaseDue(50);
     const delivered: number[] = [];
@@ -26,21 +24,5 @@ export function startOutboxRelay(deps: { outbox: ActorOutbox; dispatcher: Tenant
     if (delivered.length) deps.log.info({ delivered: delivered.length }, 'outbox relay delivered actor commands');
   }
 
-  const timer = setInterval(() => {
-    if (running || stopped) return;
-    running = sweep()
-      .catch((error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, deps.intervalMs);
-  timer.unref();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(deps.intervalMs, sweep, (error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'));
 }

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { resolve } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { deliverySignatureMatches } from '../../domain/auditStreams/streamSignature.ts';
 import { auditStreamWorkflowId } from '../../workflows/auditStreamMessages.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
+import { spawnWorker } from '../support/spawnWorker.ts';
 
 const SECRET = 'stream-secret-of-the-test-0123456789';
 
@@ -185,18 +184,3 @@ describe('audit streams', () => {
     expect((await restricted.service.request('DELETE', `/v1/audit/streams/${allowed.body.id}`)).status).toBe(204);
   });
 });
-
-/** The real worker entry point as its own process, on the run's database and Temporal server. */
-function spawnWorker(taskQueue: string): ChildProcess {
-  return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      IDP_ADMIN_URL: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}

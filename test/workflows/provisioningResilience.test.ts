@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
+import { spawnWorker } from '../support/spawnWorker.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
@@ -71,18 +70,3 @@ describe('a worker killed in the middle of provisioning', () => {
     // An attempt that died with its worker is retried only after its start-to-close timeout (30 s).
   }, 120_000);
 });
-
-/** The real worker entry point as its own process, on the run's database and Temporal server. */
-function spawnWorker(taskQueue: string): ChildProcess {
-  return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      IDP_ADMIN_URL: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}

@@ -1,4 +1,4 @@
-import { listCatalogRoute } from './findCatalogProduct.ts';
+import { listCatalogRoute } from './listCatalog.ts';
 import { requestProductRoute } from './requestProduct.ts';
 import { startTrialRoute } from './startTrial.ts';
 

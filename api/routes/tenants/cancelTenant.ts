@@ -1,27 +1,3 @@
-import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
-import { Tenant, TenantCancel } from '../../../domain/schemas/tenant.ts';
-import { changeTenantStatus } from '../../../domain/tenants/changeTenantStatus.ts';
-import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
-import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
+import { statusChangeRoute } from './statusChangeRoute.ts';
 
-export const cancelTenantRoute = defineRoute({
-  method: 'post',
-  path: '/v1/tenants/{id}/cancel',
-  operationId: 'cancelTenant',
-  summary: 'Freeze a tenant at once; reason and at_period_end are recorded in the audit event',
-  tags: ['tenants'],
-  params: IdParams,
-  body: TenantCancel,
-  bodyRequired: false,
-  responses: {
-    200: { description: 'the updated tenant', schema: Tenant },
-    400: { description: 'invalid input', schema: ErrorBody },
-    404: { description: 'no such tenant', schema: ErrorBody },
-  },
-  handler: async ({ params, body }, { meta, deps }) => {
-    const { tenant, claimsPushCommandId } = await changeTenantStatus(deps.stores.tenants, params.id, { kind: 'cancel', body }, meta);
-    afterClaimsChanged(deps, tenant.id, claimsPushCommandId);
-    return { status: 200, body: toTenant(tenant) };
-  },
-});
+export const cancelTenantRoute = statusChangeRoute('cancel', 'cancelTenant', 'Freeze a tenant at once; reason and at_period_end are recorded in the audit event');

@@ -1,0 +1,18 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { inject } from 'vitest';
+
+/** The real worker entry point as its own process, on the run's database and Temporal server, with the simulated provider. */
+export function spawnWorker(taskQueue: string): ChildProcess {
+  return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: inject('databaseUrl'),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      IDP_ADMIN_URL: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
