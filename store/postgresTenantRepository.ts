@@ -7,7 +7,7 @@ import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
 import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from '../domain/tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange, TenantListFilter, TenantListPosition, TenantRepository } from '../domain/tenants/tenantRepository.ts';
 import { TenantEntity } from './entities/tenantEntity.ts';
 import { TenantProductEntity } from './entities/tenantProductEntity.ts';
 import { nativePool } from './nativePool.ts';
@@ -15,6 +15,49 @@ import type { Orm } from './orm.ts';
 import { toTenantProductRecord, toTenantRecord } from './entityRecords.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
+
+const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at,
+  to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
+  sales_owner, admin_email, admin_name, created_at, updated_at`;
+
+interface TenantRow {
+  id: string;
+  slug: string;
+  name: string;
+  status: TenantRecord['status'];
+  kind: TenantRecord['kind'];
+  plan: string;
+  erp_customer_id: string | null;
+  payment_cust_id: string | null;
+  /** Timestamps may arrive as text from the pool: read them through `new Date()`. */
+  trial_ends_at: Date | string | null;
+  contract_start: string | null;
+  contract_end: string | null;
+  sales_owner: string | null;
+  admin_email: string | null;
+  admin_name: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const tenantRowToRecord = (r: TenantRow): TenantRecord => ({
+  id: r.id,
+  slug: r.slug,
+  name: r.name,
+  status: r.status,
+  kind: r.kind,
+  plan: r.plan,
+  erpCustomerId: r.erp_customer_id,
+  paymentCustId: r.payment_cust_id,
+  trialEndsAt: r.trial_ends_at === null ? null : new Date(r.trial_ends_at),
+  contractStart: r.contract_start,
+  contractEnd: r.contract_end,
+  salesOwner: r.sales_owner,
+  adminEmail: r.admin_email,
+  adminName: r.admin_name,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
 
 const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
   with tenant as (
@@ -51,6 +94,36 @@ export class PostgresTenantRepository implements TenantRepository {
     return ids.length === 0 ? [] : loadTenantSnapshots(await nativePool(this.#orm), ids);
   }
 
+  async page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ tenant: TenantRecord; position: TenantListPosition }[]> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const conditions: string[] = [];
+    let shape = '';
+    for (const [column, value] of [['status', filter.status], ['kind', filter.kind], ['plan', filter.plan]] as const) {
+      if (value === undefined) continue;
+      conditions.push(`${column} = ${param(value)}`);
+      shape += `_${column}`;
+    }
+    if (filter.prefix !== undefined) {
+      // LIKE's own wildcards in the caller's text are literal characters.
+      const pattern = param(`${filter.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      conditions.push(`(lower(slug) like ${pattern} or lower(name) like ${pattern})`);
+      shape += '_prefix';
+    }
+    if (after) {
+      conditions.push(`(created_at, id) < (${param(after.createdAt)}::timestamptz, ${param(after.id)}::uuid)`);
+      shape += '_after';
+    }
+    const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
+    const { rows } = await (await nativePool(this.#orm)).query<TenantRow & { position: string }>({
+      name: `tenant_page${shape}`,
+      text: `select ${TENANT_COLUMNS}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
+               from tenants ${where} order by created_at desc, id desc limit ${param(limit)}`,
+      values: params,
+    });
+    return rows.map((row) => ({ tenant: tenantRowToRecord(row), position: { createdAt: row.position, id: row.id } }));
+  }
+
   async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
     return (await this.#orm.em.fork().find(TenantProductEntity, { tenantId }, { orderBy: { product: 'asc' } })).map(toTenantProductRecord);
   }
@@ -85,9 +158,16 @@ export class PostgresTenantRepository implements TenantRepository {
       const entitlements = await tx.find(TenantProductEntity, { tenantId: id }, { orderBy: { product: 'asc' } });
       const change = decide({ ...toTenantRecord(tenant), entitlements: entitlements.map(toTenantProductRecord) }, new Date());
       if (change.update) tx.assign(tenant, change.update);
-      if (change.newEntitlement) tx.create(TenantProductEntity, change.newEntitlement);
+      const put = change.putEntitlement;
+      if (put) {
+        const existing = entitlements.find((e) => e.product === put.product);
+        if (existing) tx.assign(existing, put);
+        else tx.create(TenantProductEntity, put);
+      }
+      const removed = entitlements.find((e) => e.product === change.removeEntitlement);
+      if (removed) tx.remove(removed);
       await tx.flush();
-      await appendAuditEvent(tx, change.event, meta);
+      if (change.event) await appendAuditEvent(tx, change.event, meta);
       if (!change.pushClaims) return { result: change.result };
       return { result: change.result, claimsPushCommandId: await enqueueActorCommand(tx, id, 'pushClaims') };
     });

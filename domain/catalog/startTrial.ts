@@ -24,7 +24,7 @@ export function planTrial(tenant: LockedTenant, product: CatalogProductRecord, n
     updatedAt: now,
   };
   return {
-    newEntitlement: entitlement,
+    putEntitlement: entitlement,
     event: {
       action: 'entitlement.trial_started',
       tenant_id: tenant.id,

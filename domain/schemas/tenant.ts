@@ -71,3 +71,45 @@ export const TenantCancel = z
 export type TenantCancel = z.infer<typeof TenantCancel>;
 
 export const SlugParams = z.object({ slug: Slug });
+
+export const TENANT_LIST_DEFAULT_LIMIT = 50;
+export const TENANT_LIST_MAX_LIMIT = 500;
+
+export const TenantListQuery = z
+  .object({
+    status: TenantStatus.optional(),
+    kind: TenantKind.optional(),
+    plan: z.string().min(1).max(100).optional(),
+    q: z.string().min(1).max(100).optional().meta({ description: 'case-insensitive prefix of the slug or the name' }),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be an integer from 1 to 500')
+      .transform(Number)
+      .pipe(z.int().min(1).max(TENANT_LIST_MAX_LIMIT))
+      .optional(),
+    cursor: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'must be a next_cursor of this listing').optional(),
+  })
+  .meta({ id: 'TenantListQuery' });
+export type TenantListQuery = z.infer<typeof TenantListQuery>;
+
+export const TenantPage = z
+  .object({
+    items: z.array(Tenant),
+    next_cursor: z.string().optional().meta({ description: 'pass as cursor for the next (older) page; absent on the last page' }),
+  })
+  .meta({ id: 'TenantPage' });
+
+export const TenantPatch = z
+  .strictObject({
+    name: z.string().min(1).max(255).optional(),
+    plan: z.string().min(1).max(100).optional(),
+    sales_owner: z.string().max(255).nullable().optional(),
+    erp_customer_id: z.string().max(255).nullable().optional(),
+    payment_cust_id: z.string().max(255).nullable().optional(),
+    trial_ends_at: DateTime.optional().meta({ description: 'only while the tenant is in trial (409 otherwise); must be in the future' }),
+  })
+  .meta({ id: 'TenantPatch' });
+export type TenantPatch = z.infer<typeof TenantPatch>;
+
+export const TenantArchive = z.strictObject({ reason: z.string().max(1000).optional() }).meta({ id: 'TenantArchive' });
+export type TenantArchive = z.infer<typeof TenantArchive>;

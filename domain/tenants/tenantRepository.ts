@@ -5,6 +5,21 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 
+export interface TenantListFilter {
+  status?: string;
+  kind?: string;
+  plan?: string;
+  /** Case-insensitive prefix of the slug or the name. */
+  prefix?: string;
+}
+
+/** Where a page of the listing continues: below this tenant in (created_at, id) order. */
+export interface TenantListPosition {
+  /** created_at to the microsecond the store keeps (ISO 8601, UTC), so no tenant of the same millisecond is skipped. */
+  createdAt: string;
+  id: string;
+}
+
 /** A tenant read under its row lock, with its entitlements. */
 export interface LockedTenant extends TenantRecord {
   entitlements: TenantProductRecord[];
@@ -14,8 +29,12 @@ export interface LockedTenant extends TenantRecord {
 export interface TenantChange<T> {
   /** Fields of the tenant to store (updated_at included). */
   update?: Partial<TenantRecord>;
-  newEntitlement?: TenantProductRecord;
-  event: AuditAppend;
+  /** An entitlement to create, or to replace the one of the same product. */
+  putEntitlement?: TenantProductRecord;
+  /** The product whose entitlement to delete. */
+  removeEntitlement?: string;
+  /** Absent when nothing changed. */
+  event?: AuditAppend;
   /** Status, plan or current products changed: queue a push of the claims to the tenant's users with the change. */
   pushClaims: boolean;
   result: T;
@@ -27,6 +46,8 @@ export interface TenantRepository {
   /** What claims and verify need (status, slug, plan, entitlements), in one read. */
   snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined>;
   snapshots(ids: string[]): Promise<CachedTenant[]>;
+  /** A page of the listing, newest first, after the position `after` (from the previous page's last tenant). */
+  page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ tenant: TenantRecord; position: TenantListPosition }[]>;
   /** Every entitlement, disabled and expired ones included, by product. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[]>;
   /**

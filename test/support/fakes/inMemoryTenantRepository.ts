@@ -3,7 +3,7 @@ import type { TenantProductRecord } from '../../../domain/entitlements/tenantPro
 import type { CachedTenant } from '../../../domain/registryCache.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
 
 /** The tenant aggregate's store in memory, for unit tests of the domain rules; counts reads and hand-offs. */
 export class InMemoryTenantRepository implements TenantRepository {
@@ -44,6 +44,18 @@ export class InMemoryTenantRepository implements TenantRepository {
     return ids.flatMap((id) => (this.tenants.has(id) ? [this.#snapshotOf(this.tenants.get(id)!)] : []));
   }
 
+  async page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number) {
+    const micros = (t: TenantRecord) => t.createdAt.toISOString().replace('Z', '000Z');
+    const key = (t: TenantRecord) => `${micros(t)}|${t.id}`;
+    return [...this.tenants.values()]
+      .filter((t) => (!filter.status || t.status === filter.status) && (!filter.kind || t.kind === filter.kind) && (!filter.plan || t.plan === filter.plan))
+      .filter((t) => !filter.prefix || t.slug.toLowerCase().startsWith(filter.prefix) || t.name.toLowerCase().startsWith(filter.prefix))
+      .filter((t) => !after || key(t) < `${after.createdAt}|${after.id}`)
+      .sort((a, b) => (key(a) < key(b) ? 1 : -1))
+      .slice(0, limit)
+      .map((t) => ({ tenant: structuredClone(t), position: { createdAt: micros(t), id: t.id } }));
+  }
+
   async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
     return this.entitlements.filter((e) => e.tenantId === tenantId);
   }
@@ -62,8 +74,17 @@ export class InMemoryTenantRepository implements TenantRepository {
     if (!tenant) return undefined;
     const change = decide({ ...structuredClone(tenant), entitlements: structuredClone(await this.entitlementsOf(id)) }, new Date());
     if (change.update) Object.assign(tenant, change.update);
-    if (change.newEntitlement) this.entitlements.push(structuredClone(change.newEntitlement));
-    this.events.push(change.event);
+    if (change.putEntitlement) {
+      const put = change.putEntitlement;
+      const at = this.entitlements.findIndex((e) => e.tenantId === id && e.product === put.product);
+      if (at >= 0) this.entitlements.splice(at, 1);
+      this.entitlements.push(structuredClone(put));
+    }
+    if (change.removeEntitlement) {
+      const at = this.entitlements.findIndex((e) => e.tenantId === id && e.product === change.removeEntitlement);
+      if (at >= 0) this.entitlements.splice(at, 1);
+    }
+    if (change.event) this.events.push(change.event);
     if (!change.pushClaims) return { result: change.result };
     this.handOffs.push({ tenantId: id, command: 'pushClaims' });
     return { result: change.result, claimsPushCommandId: this.handOffs.length };

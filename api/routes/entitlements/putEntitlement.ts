@@ -1,0 +1,29 @@
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { EntitlementPut, TenantProduct, TenantProductParams } from '../../../domain/schemas/entitlement.ts';
+import { putEntitlement } from '../../../domain/entitlements/putEntitlement.ts';
+import { toTenantProduct } from '../../../domain/entitlements/tenantProductResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
+
+export const putEntitlementRoute = defineRoute({
+  method: 'put',
+  path: '/v1/tenants/{id}/entitlements/{product}',
+  operationId: 'putEntitlement',
+  summary: 'Grant a catalog product to a tenant, or change its entitlement (enabled, config, expires_at)',
+  tags: ['entitlements'],
+  extension: true,
+  params: TenantProductParams,
+  body: EntitlementPut,
+  bodyRequired: false,
+  responses: {
+    200: { description: 'the changed (or unchanged) entitlement', schema: TenantProduct },
+    201: { description: 'the new entitlement', schema: TenantProduct },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such tenant, or the product is not in the catalog', schema: ErrorBody },
+  },
+  handler: async ({ params, body }, { meta, deps }) => {
+    const { entitlement, created, claimsPushCommandId } = await putEntitlement(deps.stores, params.id, params.product, body, meta);
+    afterClaimsChanged(deps, params.id, claimsPushCommandId);
+    return { status: created ? 201 : 200, body: toTenantProduct(entitlement) };
+  },
+});

@@ -1,0 +1,25 @@
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { TenantProductParams } from '../../../domain/schemas/entitlement.ts';
+import { revokeEntitlement } from '../../../domain/entitlements/revokeEntitlement.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
+
+export const revokeEntitlementRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/tenants/{id}/entitlements/{product}',
+  operationId: 'revokeEntitlement',
+  summary: "Remove a tenant's entitlement to a product",
+  tags: ['entitlements'],
+  extension: true,
+  params: TenantProductParams,
+  responses: {
+    204: { description: 'removed' },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such tenant or entitlement', schema: ErrorBody },
+  },
+  handler: async ({ params }, { meta, deps }) => {
+    const { claimsPushCommandId } = await revokeEntitlement(deps.stores.tenants, params.id, params.product, meta);
+    afterClaimsChanged(deps, params.id, claimsPushCommandId);
+    return { status: 204 };
+  },
+});

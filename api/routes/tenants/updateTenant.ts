@@ -1,0 +1,28 @@
+import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { Tenant, TenantPatch } from '../../../domain/schemas/tenant.ts';
+import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
+import { updateTenant } from '../../../domain/tenants/updateTenant.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
+
+export const updateTenantRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/tenants/{id}',
+  operationId: 'updateTenant',
+  summary: 'Change a tenant: name, plan, sales_owner, erp_customer_id, payment_cust_id, or trial_ends_at while in trial (null clears an optional field)',
+  tags: ['tenants'],
+  extension: true,
+  params: IdParams,
+  body: TenantPatch,
+  responses: {
+    200: { description: 'the tenant', schema: Tenant },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+    409: { description: 'trial_ends_at of a tenant not in trial', schema: ErrorBody },
+  },
+  handler: async ({ params, body }, { meta, deps }) => {
+    const { tenant, claimsPushCommandId } = await updateTenant(deps.stores.tenants, params.id, body, meta);
+    afterClaimsChanged(deps, tenant.id, claimsPushCommandId);
+    return { status: 200, body: toTenant(tenant) };
+  },
+});

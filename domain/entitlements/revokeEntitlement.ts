@@ -1,0 +1,31 @@
+import { notFound } from '../errors.ts';
+import type { RequestMeta } from '../requestMeta.ts';
+import type { LockedTenant, TenantChange, TenantRepository } from '../tenants/tenantRepository.ts';
+import { currentProducts } from './putEntitlement.ts';
+
+/** Removes the tenant's entitlement to a product (not_found when it has none); a current product's removal is pushed. */
+export function planEntitlementRevoke(tenant: LockedTenant, product: string, now: Date): TenantChange<void> {
+  const existing = tenant.entitlements.find((e) => e.product === product);
+  if (!existing) throw notFound(`entitlement to "${product}"`);
+  const after = tenant.entitlements.filter((e) => e.product !== product);
+  return {
+    removeEntitlement: product,
+    event: {
+      action: 'entitlement.revoked',
+      tenant_id: tenant.id,
+      product,
+      target_id: tenant.id,
+      target_type: 'tenant',
+      target_name: tenant.slug,
+      metadata: { product, old: { enabled: existing.enabled, config: existing.config, expires_at: existing.expiresAt?.toISOString() ?? null } },
+    },
+    pushClaims: currentProducts(tenant.entitlements, now).join() !== currentProducts(after, now).join(),
+    result: undefined,
+  };
+}
+
+export async function revokeEntitlement(tenants: TenantRepository, tenantId: string, product: string, meta: RequestMeta): Promise<{ claimsPushCommandId?: number }> {
+  const changed = await tenants.change(tenantId, meta, (tenant, now) => planEntitlementRevoke(tenant, product, now));
+  if (!changed) throw notFound('tenant');
+  return { claimsPushCommandId: changed.claimsPushCommandId };
+}

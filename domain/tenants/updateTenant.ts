@@ -1,0 +1,54 @@
+import { conflict, invalidInput, notFound } from '../errors.ts';
+import type { RequestMeta } from '../requestMeta.ts';
+import type { TenantPatch } from '../schemas/tenant.ts';
+import type { TenantRecord } from './tenantRecord.ts';
+import type { LockedTenant, TenantChange, TenantRepository } from './tenantRepository.ts';
+
+const FIELDS = {
+  name: 'name',
+  plan: 'plan',
+  sales_owner: 'salesOwner',
+  erp_customer_id: 'erpCustomerId',
+  payment_cust_id: 'paymentCustId',
+  trial_ends_at: 'trialEndsAt',
+} as const satisfies Record<keyof TenantPatch, keyof TenantRecord>;
+
+const shown = (value: unknown) => (value instanceof Date ? value.toISOString() : (value ?? null));
+
+/**
+ * The PATCH rule: the given fields replace the stored ones (null clears an optional one). `trial_ends_at` moves only
+ * a tenant in trial (a conflict otherwise) and only into the future. The event lists each changed field's old and
+ * new value; a PATCH that changes nothing writes nothing. A new plan is a claim: its push is queued.
+ */
+export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: Date): TenantChange<TenantRecord> {
+  if (patch.trial_ends_at !== undefined) {
+    if (tenant.status !== 'trial') throw conflict(`tenant is ${tenant.status}; only a tenant in trial has a trial_ends_at to change`);
+    if (new Date(patch.trial_ends_at) <= now) throw invalidInput('trial_ends_at must be in the future');
+  }
+  const update: Partial<TenantRecord> = {};
+  const changes: Record<string, { old: unknown; new: unknown }> = {};
+  for (const [field, property] of Object.entries(FIELDS) as [keyof TenantPatch, keyof TenantRecord][]) {
+    const given = patch[field];
+    if (given === undefined) continue;
+    const value = field === 'trial_ends_at' ? new Date(given as string) : given;
+    if (shown(value) === shown(tenant[property])) continue;
+    (update as Record<string, unknown>)[property] = value;
+    changes[field] = { old: shown(tenant[property]), new: shown(value) };
+  }
+  const after: TenantRecord = { ...tenant, ...update };
+  if (Object.keys(changes).length === 0) return { pushClaims: false, result: after };
+  update.updatedAt = now;
+  after.updatedAt = now;
+  return {
+    update,
+    event: { action: 'tenant.updated', tenant_id: tenant.id, target_id: tenant.id, target_type: 'tenant', target_name: tenant.slug, metadata: { changes } },
+    pushClaims: 'plan' in changes,
+    result: after,
+  };
+}
+
+export async function updateTenant(tenants: TenantRepository, id: string, patch: TenantPatch, meta: RequestMeta): Promise<{ tenant: TenantRecord; claimsPushCommandId?: number }> {
+  const changed = await tenants.change(id, meta, (tenant, now) => planTenantUpdate(tenant, patch, now));
+  if (!changed) throw notFound('tenant');
+  return { tenant: changed.result, claimsPushCommandId: changed.claimsPushCommandId };
+}

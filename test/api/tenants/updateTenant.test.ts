@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+async function createTenant(kind = 'customer') {
+  const res = await service.request('POST', '/v1/tenants', { slug: uniqueSlug('upd'), name: 'Before', kind, plan: 'starter' });
+  return res.body.tenant as { id: string; slug: string; trial_ends_at: string | null };
+}
+const patch = (id: string, body: unknown) => service.request('PATCH', `/v1/tenants/${id}`, body);
+const events = async (id: string, action: string) => (await service.request('GET', `/v1/audit?tenant_id=${id}&action=${action}`)).body.items;
+const claims = async (id: string) => (await service.request('POST', '/v1/internal/idp/claims', { tenant_id: id })).body;
+
+describe('PATCH /v1/tenants/{id}', () => {
+  it('changes the given fields and records each change with its old and new value', async () => {
+    const tenant = await createTenant();
+    const res = await patch(tenant.id, { name: 'After', sales_owner: 'sam@example.com', erp_customer_id: 'ERP-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'After', sales_owner: 'sam@example.com', erp_customer_id: 'ERP-1' });
+    const [event] = await events(tenant.id, 'tenant.updated');
+    expect(event.metadata.changes).toEqual({
+      name: { old: 'Before', new: 'After' },
+      sales_owner: { old: null, new: 'sam@example.com' },
+      erp_customer_id: { old: null, new: 'ERP-1' },
+    });
+  });
+
+  it('a new plan shows in the claims at once; null clears an optional field', async () => {
+    const tenant = await createTenant();
+    expect((await claims(tenant.id)).plan).toBe('starter');
+    await patch(tenant.id, { plan: 'enterprise', sales_owner: 'x' });
+    expect((await claims(tenant.id)).plan).toBe('enterprise');
+    const cleared = await patch(tenant.id, { sales_owner: null });
+    expect(cleared.body.sales_owner).toBeUndefined();
+  });
+
+  it('extends a trial: trial_ends_at moves while in trial', async () => {
+    const tenant = await createTenant();
+    const later = new Date(Date.parse(tenant.trial_ends_at!) + 7 * 24 * 3600_000).toISOString();
+    const res = await patch(tenant.id, { trial_ends_at: later });
+    expect(res.status).toBe(200);
+    expect(res.body.trial_ends_at).toBe(later);
+    expect((await events(tenant.id, 'tenant.updated'))[0].metadata.changes.trial_ends_at).toEqual({ old: tenant.trial_ends_at, new: later });
+  });
+
+  it('trial_ends_at of a tenant not in trial is 409, and one in the past is 400', async () => {
+    const demo = await createTenant('demo');
+    expect((await patch(demo.id, { trial_ends_at: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(409);
+    const trial = await createTenant();
+    expect((await patch(trial.id, { trial_ends_at: new Date(Date.now() - 1000).toISOString() })).status).toBe(400);
+  });
+
+  it('a PATCH that changes nothing answers the tenant and records nothing', async () => {
+    const tenant = await createTenant();
+    expect((await patch(tenant.id, { name: 'Before' })).status).toBe(200);
+    expect(await events(tenant.id, 'tenant.updated')).toHaveLength(0);
+  });
+
+  it('unknown fields, the slug and bad values answer 400; an unknown tenant 404', async () => {
+    const tenant = await createTenant();
+    for (const body of [{ slug: 'new-slug' }, { status: 'active' }, { name: '' }, { plan: 7 }]) {
+      expect((await patch(tenant.id, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await patch('00000000-0000-4000-8000-000000000000', { name: 'x' })).status).toBe(404);
+  });
+});
+
+describe('POST /v1/tenants/{id}/archive', () => {
+  it('archives with tenant.archived, its keys stop verifying (TENANT_INACTIVE) and its claims say archived', async () => {
+    const tenant = await createTenant();
+    const key = (await service.request('POST', '/v1/api-keys', { tenant_id: tenant.id, name: 'k' })).body.plaintext;
+    expect((await service.request('POST', '/v1/internal/api-keys/verify', { key })).body.code).toBe('VALID');
+    const res = await service.request('POST', `/v1/tenants/${tenant.id}/archive`, { reason: 'contract ended' });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('archived');
+    expect((await events(tenant.id, 'tenant.archived'))[0].metadata).toEqual({ from: 'trial', to: 'archived', reason: 'contract ended' });
+    expect((await service.request('POST', '/v1/internal/api-keys/verify', { key })).body).toEqual({ valid: false, code: 'TENANT_INACTIVE' });
+    expect((await claims(tenant.id)).tenant_status).toBe('archived');
+  });
+
+  it('archiving an archived tenant is 409; an unknown one 404', async () => {
+    const tenant = await createTenant();
+    expect((await service.request('POST', `/v1/tenants/${tenant.id}/archive`)).status).toBe(200);
+    expect((await service.request('POST', `/v1/tenants/${tenant.id}/archive`)).status).toBe(409);
+    expect((await service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000000/archive')).status).toBe(404);
+  });
+});
