@@ -5,6 +5,7 @@ import { buildOpenApiDocument } from './openApiDocument.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
+import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { exactPathRoutes, mountRoute } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
@@ -59,8 +60,8 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(errorHandler());
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   app.use(createAuthMiddleware(deps.authConfig));
+  app.use(methodNotAllowed(router));
   app.use(exactPathRoutes(routes, context));
   app.use(router.routes());
-  app.use(router.allowedMethods());
   return { app, router, openApiDocument, context };
 }

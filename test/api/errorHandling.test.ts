@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
@@ -73,6 +74,22 @@ describe('error responses', () => {
   it('a wrong method on a known path answers 405 with the Error body', async () => {
     expectErrorBody(await service.request('PUT', '/v1/tenants', { slug: 'abc', name: 'x' }), 405);
     expectErrorBody(await service.request('DELETE', `/v1/tenants/${randomUUID()}`), 405);
+  });
+
+  it.each(['TRACE', 'PROPFIND', 'LINK'])('%s, a method no route serves, answers 405 with Allow on every known path, never a 5xx', async (method) => {
+    for (const path of ['/v1/tenants', `/v1/tenants/${randomUUID()}`, '/v1/internal/api-keys/verify', '/v1/audit/export', '/healthz']) {
+      const res = await rawRequest(method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.allow, `${method} ${path}`).toMatch(/\b(GET|POST)\b/);
+      expect(JSON.parse(res.body).error).toBe('method_not_allowed');
+    }
+  });
+
+  it('OPTIONS answers 204 with the allowed methods; an unknown path stays 404 whatever the method', async () => {
+    const options = await service.request('OPTIONS', `/v1/tenants/${randomUUID()}`);
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH');
+    expect((await rawRequest('TRACE', '/v1/nothing-here')).status).toBe(404);
   });
 
   it('a 405 names the methods the path allows in an Allow header', async () => {
@@ -157,3 +174,17 @@ describe('health and readiness', () => {
     }
   });
 });
+
+/** node:http, since fetch refuses methods such as TRACE. */
+function rawRequest(method: string, path: string): Promise<{ status: number; allow: string | undefined; body: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = httpRequest(`${service.baseUrl}${path}`, { method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolvePromise({ status: res.statusCode!, allow: res.headers.allow, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
