@@ -51,7 +51,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
   app.silent = true;
   const router = new Router();
-  const openApiDocument = buildOpenApiDocument(routes);
+  const openApiDocument = buildOpenApiDocument(routes, { authEnabled: deps.authConfig.enabled });
   for (const route of routes) mountRoute(router, route, context);
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApiDocument;

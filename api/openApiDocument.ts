@@ -2,10 +2,14 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { PUBLIC_PATHS } from './auth/authMiddleware.ts';
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. */
-export function buildOpenApiDocument(routes: AnyRoute[]) {
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. The bearer
+ * scheme is declared only when the service requires it (AUTH_ENABLED): a document that asks for a token the
+ * service does not want would make every generated client send one.
+ */
+export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled: boolean }) {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  if (options.authEnabled) registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const route of routes) {
     const body = route.body ?? route.requestBodyForDocs;
     registry.registerPath({
@@ -16,7 +20,7 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       tags: route.tags,
       ...(route.extension ? { 'x-spec-addition': true } : {}),
       // Public even when AUTH_ENABLED=true; everything else inherits the document's bearer requirement.
-      ...(PUBLIC_PATHS.has(route.path) ? { security: [] } : {}),
+      ...(options.authEnabled && PUBLIC_PATHS.has(route.path) ? { security: [] } : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
@@ -27,7 +31,11 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       responses: Object.fromEntries(
         Object.entries(route.responses).map(([status, r]) => [
           status,
-          r.schema ? { description: r.description, content: { 'application/json': { schema: r.schema } } } : { description: r.description },
+          {
+            description: r.description,
+            ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+            ...(r.links ? { links: r.links } : {}),
+          },
         ]),
       ),
     });
@@ -40,6 +48,6 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
       description: 'Internal platform API for multi-tenant administration. See README for authentication and operations.',
     },
     servers: [{ url: '/' }],
-    security: [{ bearerAuth: [] }],
+    ...(options.authEnabled ? { security: [{ bearerAuth: [] }] } : {}),
   });
 }

@@ -19,6 +19,13 @@ export interface RouteScope {
   ctx: Context;
 }
 
+/** An OpenAPI link: an operation that takes a value of this response (a runtime expression such as `$response.body#/tenant/id`). */
+export interface ResponseLink {
+  operationId: string;
+  parameters: Record<string, string>;
+  description?: string;
+}
+
 /** One operation: its contract (which also feeds the OpenAPI document) and a thin handler. */
 export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -33,7 +40,7 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   bodyRequired?: boolean;
   /** Documents a body the handler reads itself (the verify endpoint must never answer 4xx). */
   requestBodyForDocs?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, { description: string; schema?: z.ZodType; links?: Record<string, ResponseLink> }>;
   /** Marks operations that SPEC.md does not list (documented as additions). */
   extension?: boolean;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
+import { buildOpenApiDocument } from '../../api/openApiDocument.ts';
+import { allRoutes } from '../../api/routes/index.ts';
 import { startTestService, type TestService } from '../support/testService.ts';
 
 let service: TestService;
@@ -89,5 +91,37 @@ describe('GET /openapi.json', () => {
     const schema = document.components.schemas.Error;
     expect(schema.properties.error.type).toBe('string');
     expect(schema.required).toContain('error');
+  });
+});
+
+describe('security and links in the document', () => {
+  it('declares no security scheme and no security requirement while AUTH_ENABLED is off', () => {
+    expect(document.security).toBeUndefined();
+    expect(document.components?.securitySchemes).toBeUndefined();
+    expect(JSON.stringify(document.paths)).not.toContain('"security"');
+  });
+
+  it('declares the bearer scheme when AUTH_ENABLED is on, with /healthz and /readyz public', () => {
+    const withAuth = buildOpenApiDocument(allRoutes, { authEnabled: true }) as any;
+    expect(withAuth.security).toEqual([{ bearerAuth: [] }]);
+    expect(withAuth.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(withAuth.paths['/healthz'].get.security).toEqual([]);
+    expect(withAuth.paths['/v1/tenants'].post.security).toBeUndefined();
+  });
+
+  it('links POST /v1/tenants and POST /v1/api-keys to operations that exist and take the linked parameters', () => {
+    const operations = new Map<string, any>();
+    for (const item of Object.values<any>(document.paths)) for (const operation of Object.values<any>(item)) operations.set(operation.operationId, operation);
+    const tenantLinks = document.paths['/v1/tenants'].post.responses['201'].links;
+    const keyLinks = document.paths['/v1/api-keys'].post.responses['201'].links;
+    expect(Object.keys(tenantLinks)).toEqual(expect.arrayContaining(['getTenant', 'activateTenant', 'listApiKeys', 'getTenantBySlug']));
+    expect(Object.keys(keyLinks)).toEqual(expect.arrayContaining(['revokeApiKey', 'rotateApiKey']));
+    for (const link of [...Object.values<any>(tenantLinks), ...Object.values<any>(keyLinks)]) {
+      const operation = operations.get(link.operationId);
+      expect(operation, link.operationId).toBeDefined();
+      for (const name of Object.keys(link.parameters)) {
+        expect(operation.parameters.map((p: { name: string }) => p.name), `${link.operationId}.${name}`).toContain(name);
+      }
+    }
   });
 });

@@ -12,7 +12,15 @@ export const createApiKeyRoute = defineRoute({
   tags: ['api-keys'],
   body: ApiKeyCreate,
   responses: {
-    201: { description: 'created', schema: ApiKeyCreated },
+    201: {
+      description: 'created',
+      schema: ApiKeyCreated,
+      links: {
+        revokeApiKey: { operationId: 'revokeApiKey', parameters: { id: '$response.body#/api_key/id' } },
+        rotateApiKey: { operationId: 'rotateApiKey', parameters: { id: '$response.body#/api_key/id' } },
+        listApiKeys: { operationId: 'listApiKeys', parameters: { tenant_id: '$response.body#/api_key/tenant_id' } },
+      },
+    },
     400: { description: 'invalid input (expires_at not in the future included)', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },

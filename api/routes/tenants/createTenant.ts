@@ -13,7 +13,18 @@ export const createTenantRoute = defineRoute({
   tags: ['tenants'],
   body: TenantCreate,
   responses: {
-    201: { description: 'created', schema: TenantCreated },
+    201: {
+      description: 'created',
+      schema: TenantCreated,
+      links: Object.fromEntries([
+        ...['getTenant', 'updateTenant', 'activateTenant', 'cancelTenant', 'archiveTenant', 'resendInvite', 'retryProvisioning'].map((operationId) => [
+          operationId,
+          { operationId, parameters: { id: '$response.body#/tenant/id' } },
+        ]),
+        ...['listEntitlements', 'listApiKeys'].map((operationId) => [operationId, { operationId, parameters: { tenant_id: '$response.body#/tenant/id' } }]),
+        ['getTenantBySlug', { operationId: 'getTenantBySlug', parameters: { slug: '$response.body#/tenant/slug' } }],
+      ]),
+    },
     400: { description: 'invalid input', schema: ErrorBody },
     409: { description: 'slug already taken', schema: ErrorBody },
   },
