@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, JsonObject, Uuid } from './common.ts';
+import { DateTime, JsonObject, Uuid, queryInteger } from './common.ts';
 
 const short = z.string().max(255);
 
@@ -38,8 +38,6 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
 export const AUDIT_DEFAULT_LIMIT = 50;
 export const AUDIT_MAX_LIMIT = 500;
 
-/** Query strings arrive as text; integers are parsed strictly so "12abc" is rejected, not truncated. */
-const queryInt = z.string().regex(/^\d{1,18}$/, 'must be a non-negative integer').transform(Number);
 
 const filterFields = {
   tenant_id: Uuid.optional(),
@@ -57,8 +55,8 @@ export type AuditFilter = z.infer<typeof AuditFilter>;
 export const AuditQuery = z
   .object({
     ...filterFields,
-    limit: queryInt.pipe(z.int().min(1).max(AUDIT_MAX_LIMIT)).optional(),
-    cursor: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
+    limit: queryInteger(1, AUDIT_MAX_LIMIT).optional(),
+    cursor: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   })
   .meta({ id: 'AuditQuery' });
 export type AuditQuery = z.infer<typeof AuditQuery>;
@@ -71,8 +69,8 @@ export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
 
 export const AuditIntegrityQuery = z
   .object({
-    from_id: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
-    to_id: queryInt.pipe(z.int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
+    from_id: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
+    to_id: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   })
   .meta({ id: 'AuditIntegrityQuery' });
 

@@ -8,7 +8,16 @@ export const ClaimsRequest = z
     tenant_slug: Slug.optional(),
     user_attrs: z.record(z.string(), z.string()).optional(),
   })
-  .meta({ id: 'ClaimsRequest' });
+  .meta({
+    id: 'ClaimsRequest',
+    description:
+      'One lookup key is required: tenant_id, tenant_slug, user_attrs.tenant_id or user_attrs.tenant_slug (the first present wins; a present but malformed one is 400).',
+    anyOf: [
+      { required: ['tenant_id'] },
+      { required: ['tenant_slug'] },
+      { required: ['user_attrs'], properties: { user_attrs: { anyOf: [{ required: ['tenant_id'] }, { required: ['tenant_slug'] }] } } },
+    ],
+  });
 export type ClaimsRequest = z.infer<typeof ClaimsRequest>;
 
 export const Claims = z

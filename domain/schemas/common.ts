@@ -20,3 +20,10 @@ export const ErrorBody = z
 
 export const IdParams = z.object({ id: Uuid });
 export const TenantIdQuery = z.object({ tenant_id: Uuid });
+
+/**
+ * An integer in a query string, declared as an integer with its bounds: only plain decimal digits are read as one
+ * (so "12abc", "1e3" and "0x10" stay text and fail), then the bounds apply.
+ */
+export const queryInteger = (min: number, max: number) =>
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,18}$/.test(value) ? Number(value) : value), z.int().min(min).max(max));

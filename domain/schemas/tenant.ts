@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate, DateTime, Slug, Uuid } from './common.ts';
+import { CalendarDate, DateTime, queryInteger, Slug, Uuid } from './common.ts';
 
 export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
 export const TENANT_KINDS = ['customer', 'demo'] as const;
@@ -59,7 +59,10 @@ export const TenantActivate = z
     message: 'contract_end must not be before contract_start',
     path: ['contract_end'],
   })
-  .meta({ id: 'TenantActivate' });
+  .meta({
+    id: 'TenantActivate',
+    description: 'contract_end must not be before contract_start, given in the same body or already stored (400 otherwise)',
+  });
 export type TenantActivate = z.infer<typeof TenantActivate>;
 
 export const TenantCancel = z
@@ -81,12 +84,7 @@ export const TenantListQuery = z
     kind: TenantKind.optional(),
     plan: z.string().min(1).max(100).optional(),
     q: z.string().min(1).max(100).optional().meta({ description: 'case-insensitive prefix of the slug or the name' }),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, 'must be an integer from 1 to 500')
-      .transform(Number)
-      .pipe(z.int().min(1).max(TENANT_LIST_MAX_LIMIT))
-      .optional(),
+    limit: queryInteger(1, TENANT_LIST_MAX_LIMIT).optional(),
     cursor: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'must be a next_cursor of this listing').optional(),
   })
   .meta({ id: 'TenantListQuery' });

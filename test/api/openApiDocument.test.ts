@@ -124,4 +124,14 @@ describe('security and links in the document', () => {
       }
     }
   });
+
+  it('declares the rules the validators enforce: integer bounds of limit and cursor, the claims lookup key, the contract dates', () => {
+    const parameter = (path: string, name: string) => document.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(parameter('/v1/audit', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
+    expect(parameter('/v1/audit', 'cursor')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(parameter('/v1/tenants', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
+    expect(document.components.schemas.ClaimsRequest.anyOf).toHaveLength(3);
+    expect(document.components.schemas.TenantActivate.description).toContain('contract_end must not be before contract_start');
+    expect(document.components.schemas.TenantCreate.properties.admin_email.format).toBe('email');
+  });
 });
