@@ -1,5 +1,6 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { claimsOfSnapshot } from '../domain/claims/resolveClaims.ts';
+import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../domain/tenants/lifecycleTimeline.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
 import { isRetryableFailure, type RecordedOutcome, type TenantForProvisioning } from '../workflows/provisioningVocabulary.ts';
@@ -21,8 +22,9 @@ async function asActivityFailure<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
-export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'tenants' | 'audit'>; idp: IdentityProvider }) {
+export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'tenants' | 'audit'>; idp: IdentityProvider; trialReminderDays?: number }) {
   const { stores, idp } = deps;
+  const reminderDays = deps.trialReminderDays ?? 3;
   return {
     async loadTenantForProvisioning(tenantId: string): Promise<TenantForProvisioning> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
@@ -36,10 +38,10 @@ export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'ten
     sendInvite: (userId: string) => asActivityFailure(() => idp.sendInvite(userId)),
 
     /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
-    async pushTenantClaims(tenantId: string): Promise<{ users: number }> {
+    async pushTenantClaims(tenantId: string, asOf?: number): Promise<{ users: number }> {
       const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
       if (!tenant) return { users: 0 };
-      const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], Date.now());
+      const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], asOf ?? Date.now());
       const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
       for (const userId of userIds) await asActivityFailure(() => idp.pushClaims(userId, claims));
       log.info('pushed claims', { tenantId, users: userIds.length });
@@ -60,6 +62,36 @@ export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'ten
           target_id: tenantId,
           target_type: 'tenant',
           metadata: { ...metadata, outcome_id: outcomeId },
+        },
+        SYSTEM_ACTOR,
+      );
+    },
+
+    /** The tenant's status and what is still to happen to it, soonest first (the actor sets its timer from it). */
+    async loadTenantTimeline(tenantId: string): Promise<{ status: string | null; upcoming: LifecycleEvent[] }> {
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      if (!tenant) return { status: null, upcoming: [] };
+      return { status: tenant.status, upcoming: upcomingLifecycleEvents(tenant, await stores.tenants.entitlementsOf(tenantId), reminderDays) };
+    },
+
+    /**
+     * Applies the lifecycle events due at `asOf` (the workflow's time, so a test that skips time is judged by it):
+     * idempotent, a repeat appends nothing (see planDueLifecycle).
+     */
+    async applyDueLifecycle(tenantId: string, asOf: number): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean }> {
+      const changed = await stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), reminderDays));
+      return changed?.result ?? { applied: [], claimsChanged: false };
+    },
+
+    /** Appends idp.claims_push_failed once per failing streak (`outcomeId` names it). */
+    async recordClaimsPushFailure(tenantId: string, failure: { kind: string; message: string; attempts: number }, outcomeId: string): Promise<void> {
+      await stores.audit.appendOutcomeOnce(
+        {
+          action: 'idp.claims_push_failed',
+          tenant_id: tenantId,
+          target_id: tenantId,
+          target_type: 'tenant',
+          metadata: { outcome_id: outcomeId, kind: failure.kind, message: failure.message, attempts: failure.attempts },
         },
         SYSTEM_ACTOR,
       );

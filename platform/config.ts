@@ -49,6 +49,8 @@ const Settings = z.object({
   PROVISIONING_RETRY_MAX_INTERVAL_MS: integer(30_000),
   PROVISIONING_RETRY_MAX_ATTEMPTS: integer(5),
   OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
+  /** Days before trial_ends_at that the actor appends tenant.trial_ending. */
+  TRIAL_REMINDER_DAYS: integer(3),
   /** Hosts audit streams may point at (comma-separated host names); empty: any. */
   AUDIT_STREAM_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Bound on one delivery POST of an audit stream. */

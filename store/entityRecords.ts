@@ -18,6 +18,7 @@ export const toTenantRecord = (e: Loaded<typeof TenantEntity>): TenantRecord => 
   erpCustomerId: e.erpCustomerId ?? null,
   paymentCustId: e.paymentCustId ?? null,
   trialEndsAt: e.trialEndsAt ?? null,
+  trialRemindedFor: e.trialRemindedFor ?? null,
   contractStart: e.contractStart ?? null,
   contractEnd: e.contractEnd ?? null,
   salesOwner: e.salesOwner ?? null,
@@ -33,6 +34,7 @@ export const toTenantProductRecord = (e: Loaded<typeof TenantProductEntity>): Te
   enabled: e.enabled,
   config: e.config,
   expiresAt: e.expiresAt ?? null,
+  expiryAnnouncedFor: e.expiryAnnouncedFor ?? null,
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
 });

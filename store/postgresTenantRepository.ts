@@ -16,7 +16,7 @@ import { toTenantProductRecord, toTenantRecord } from './entityRecords.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
 
-const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at,
+const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
   sales_owner, admin_email, admin_name, created_at, updated_at`;
 
@@ -31,6 +31,7 @@ interface TenantRow {
   payment_cust_id: string | null;
   /** Timestamps may arrive as text from the pool: read them through `new Date()`. */
   trial_ends_at: Date | string | null;
+  trial_reminded_for: Date | string | null;
   contract_start: string | null;
   contract_end: string | null;
   sales_owner: string | null;
@@ -50,6 +51,7 @@ const tenantRowToRecord = (r: TenantRow): TenantRecord => ({
   erpCustomerId: r.erp_customer_id,
   paymentCustId: r.payment_cust_id,
   trialEndsAt: r.trial_ends_at === null ? null : new Date(r.trial_ends_at),
+  trialRemindedFor: r.trial_reminded_for === null ? null : new Date(r.trial_reminded_for),
   contractStart: r.contract_start,
   contractEnd: r.contract_end,
   salesOwner: r.sales_owner,
@@ -68,7 +70,7 @@ const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
     values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
   ), hand_off as (
     insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
-    select $1, 'provision', now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) where $9::text is not null
+    select $1, case when $9::text is null then 'pushClaims' else 'provision' end, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})
     returning id
   )
   select (select id from hand_off) as command_id`;
@@ -129,10 +131,10 @@ export class PostgresTenantRepository implements TenantRepository {
   }
 
   /**
-   * Tenant, `tenant.created` and the provisioning hand-off as one statement: one round trip and one commit, so once
+   * Tenant, `tenant.created` and the hand-off to its actor (provisioning, or its timeline) as one statement: one round trip and one commit, so once
    * committed neither the tenant nor its provisioning can be lost, and a failure anywhere leaves none of the three.
    */
-  async create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ provisioningCommandId?: number } | 'slug_taken'> {
+  async create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ handOffCommandId: number } | 'slug_taken'> {
     try {
       const { rows } = await (await nativePool(this.#orm)).query<{ command_id: string | null }>({
         name: 'create_tenant',
@@ -142,8 +144,7 @@ export class PostgresTenantRepository implements TenantRepository {
           tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta),
         ],
       });
-      const commandId = rows[0]?.command_id;
-      return commandId == null ? {} : { provisioningCommandId: Number(commandId) };
+      return { handOffCommandId: Number(rows[0]!.command_id) };
     } catch (error) {
       if ((error as { code?: string }).code === '23505') return 'slug_taken';
       throw error;
@@ -157,9 +158,8 @@ export class PostgresTenantRepository implements TenantRepository {
       if (!tenant) return undefined;
       const entitlements = await tx.find(TenantProductEntity, { tenantId: id }, { orderBy: { product: 'asc' } });
       const change = decide({ ...toTenantRecord(tenant), entitlements: entitlements.map(toTenantProductRecord) }, new Date());
-      if (change.update) tx.assign(tenant, change.update);
-      const put = change.putEntitlement;
-      if (put) {
+      if (change.update) tx.assign(tenant, change.update as Partial<typeof tenant>);
+      for (const put of change.putEntitlements ?? []) {
         const existing = entitlements.find((e) => e.product === put.product);
         if (existing) tx.assign(existing, put);
         else tx.create(TenantProductEntity, put);
@@ -167,7 +167,7 @@ export class PostgresTenantRepository implements TenantRepository {
       const removed = entitlements.find((e) => e.product === change.removeEntitlement);
       if (removed) tx.remove(removed);
       await tx.flush();
-      if (change.event) await appendAuditEvent(tx, change.event, meta);
+      for (const event of change.events ?? []) await appendAuditEvent(tx, event, meta);
       if (!change.pushClaims) return { result: change.result };
       return { result: change.result, claimsPushCommandId: await enqueueActorCommand(tx, id, 'pushClaims') };
     });

@@ -50,13 +50,15 @@ export interface TenantWorkerOptions {
   maxCachedWorkflows?: number;
   /** Bound on one audit stream delivery (AUDIT_STREAM_TIMEOUT_MS). */
   auditStreamTimeoutMs?: number;
+  /** TRIAL_REMINDER_DAYS */
+  trialReminderDays?: number;
 }
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
-export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs'>) {
+export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'trialReminderDays'>) {
   const stores = postgresStores(options.orm);
   return {
-    ...createTenantActivities({ stores, idp: options.idp }),
+    ...createTenantActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays }),
     ...createAuditStreamActivities({ streams: stores.auditStreams, audit: stores.audit, timeoutMs: options.auditStreamTimeoutMs ?? 5_000 }),
   };
 }

@@ -14,6 +14,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     idp: options.idp,
     maxCachedWorkflows: options.settings.WORKER_MAX_CACHED_WORKFLOWS,
     auditStreamTimeoutMs: options.settings.AUDIT_STREAM_TIMEOUT_MS,
+    trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
   });
   const running = worker.run();
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');

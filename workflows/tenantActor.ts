@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -25,6 +26,14 @@ import {
 
 /** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
 const MAX_COMMANDS_PER_RUN = 200;
+/**
+ * The actor runs the tenant's timeline (timers for the trial and entitlement expiries) and retries failed claims
+ * pushes. Histories recorded before carry no marker of it and replay the loop as it was.
+ */
+const LIFECYCLE_TIMERS = 'lifecycle-timers';
+/** Backoff of a failing claims push: 5 s doubling, at most 10 minutes apart. */
+const CLAIMS_PUSH_FIRST_RETRY_MS = 5_000;
+const CLAIMS_PUSH_MAX_RETRY_MS = 10 * 60_000;
 
 /**
  * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
@@ -36,6 +45,8 @@ export class TenantActor {
   readonly state: TenantActorState;
   readonly #queue: ActorCommand[];
   #handled = 0;
+  /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
+  #timelineStale = true;
   readonly #idp: TenantActivities;
   readonly #store: TenantActivities;
   readonly #localIdp: TenantActivities;
@@ -87,7 +98,22 @@ export class TenantActor {
   /** Takes commands until the run has handled enough, then continues as new with its state and pending commands. */
   async run(): Promise<void> {
     for (;;) {
-      await condition(() => this.#queue.length > 0 || this.#shouldContinueAsNew());
+      const timers = patched(LIFECYCLE_TIMERS);
+      if (timers && this.#timelineStale) {
+        await this.#readTimeline();
+        // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
+        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush) {
+          await condition(allHandlersFinished);
+          return;
+        }
+      }
+      const wakeAt = timers ? this.#nextWakeAt() : undefined;
+      const ready = () => this.#queue.length > 0 || this.#shouldContinueAsNew();
+      if (wakeAt === undefined) await condition(ready);
+      else if (!(await condition(ready, Math.max(1, wakeAt - Date.now())))) {
+        await this.#onTimer();
+        continue;
+      }
       // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
       if (this.#queue.length === 0) {
         await condition(allHandlersFinished);
@@ -109,9 +135,62 @@ export class TenantActor {
         case 'pushClaims':
           // Queued pushes collapse into one: each push sends the bundle as it is now.
           while (this.#queue[0] === 'pushClaims') this.#queue.shift();
-          await this.#pushClaimsSafely();
+          if (timers) {
+            // What changed the claims may have moved the timeline too (a new trial end, a new expiry).
+            this.#timelineStale = true;
+            await this.#pushClaimsDurably();
+          } else {
+            await this.#pushClaimsSafely();
+          }
           break;
       }
+      if (timers && command !== 'pushClaims') this.#timelineStale = true;
+    }
+  }
+
+  async #readTimeline(): Promise<void> {
+    this.#timelineStale = false;
+    // Local activities: no round trip through the server ahead of the command that woke the actor.
+    const { status, upcoming } = await this.#localStore.loadTenantTimeline(this.#input.tenantId);
+    this.state.timeline = {
+      status,
+      upcoming: upcoming.map((e) => ({ kind: e.kind, at: new Date(e.at).toISOString(), ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}) })),
+    };
+  }
+
+  /** The soonest of the next lifecycle event and the next retry of a failing claims push. */
+  #nextWakeAt(): number | undefined {
+    const times = (this.state.timeline?.upcoming ?? []).map((e) => Date.parse(e.at));
+    if (this.state.claimsPush) times.push(Date.parse(this.state.claimsPush.retryAt));
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  /** A timer fired: retry a failing push when its time came, apply the lifecycle events now due, push what they changed. */
+  async #onTimer(): Promise<void> {
+    const now = Date.now();
+    this.#timelineStale = true;
+    const retryAt = this.state.claimsPush && Date.parse(this.state.claimsPush.retryAt);
+    if (retryAt !== undefined && retryAt <= now) await this.#pushClaimsDurably();
+    if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
+    const { claimsChanged } = await this.#localStore.applyDueLifecycle(this.#input.tenantId, now);
+    if (claimsChanged) await this.#pushClaimsDurably();
+  }
+
+  /**
+   * Pushes the claims as of now; a failure is kept in the state with the time of the next try (backoff), and the
+   * first failure of a streak is appended to the audit log as idp.claims_push_failed. Success clears it.
+   */
+  async #pushClaimsDurably(): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.pushTenantClaims(tenantId, Date.now());
+      this.state.claimsPush = undefined;
+    } catch (error) {
+      const attempts = (this.state.claimsPush?.attempts ?? 0) + 1;
+      const delay = Math.min(CLAIMS_PUSH_MAX_RETRY_MS, CLAIMS_PUSH_FIRST_RETRY_MS * 2 ** (attempts - 1));
+      const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
+      this.state.claimsPush = { attempts, kind: failure.kind, lastError: failure.message, retryAt: new Date(Date.now() + delay).toISOString() };
+      if (attempts === 1) await this.#localStore.recordClaimsPushFailure(tenantId, failure, this.#outcomeId('claims-push'));
     }
   }
 

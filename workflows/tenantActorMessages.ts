@@ -25,6 +25,17 @@ export interface TenantActorState {
   failure?: ProvisioningFailure;
   /** Provisioning runs so far, including operator retries. */
   runs: number;
+  /** The tenant's status and its scheduled lifecycle events, soonest first, as the actor last read them. */
+  timeline?: { status: string | null; upcoming: ScheduledLifecycleEvent[] };
+  /** Set while pushing the claims into the tenant's users fails: retried with backoff until it succeeds. */
+  claimsPush?: { attempts: number; kind: string; lastError: string; retryAt: string };
+}
+
+/** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
+export interface ScheduledLifecycleEvent {
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired';
+  at: string;
+  product?: string;
 }
 
 export interface TenantActorInput {

@@ -20,12 +20,13 @@ export function planTrial(tenant: LockedTenant, product: CatalogProductRecord, n
     enabled: true,
     config: { trial: true },
     expiresAt: addDays(now, TRIAL_DAYS),
+    expiryAnnouncedFor: null,
     createdAt: now,
     updatedAt: now,
   };
   return {
-    putEntitlement: entitlement,
-    event: {
+    putEntitlements: [entitlement],
+    events: [{
       action: 'entitlement.trial_started',
       tenant_id: tenant.id,
       product: product.key,
@@ -33,7 +34,7 @@ export function planTrial(tenant: LockedTenant, product: CatalogProductRecord, n
       target_type: 'tenant',
       target_name: tenant.slug,
       metadata: { product: product.key, expires_at: entitlement.expiresAt!.toISOString() },
-    },
+    }],
     pushClaims: true,
     result: entitlement,
   };

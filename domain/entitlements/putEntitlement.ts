@@ -29,6 +29,7 @@ export function planEntitlementPut(tenant: LockedTenant, product: string, body: 
     enabled: body.enabled ?? true,
     config: body.config ?? existing?.config ?? {},
     expiresAt: body.expires_at === undefined ? (existing?.expiresAt ?? null) : body.expires_at === null ? null : new Date(body.expires_at),
+    expiryAnnouncedFor: existing?.expiryAnnouncedFor ?? null,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
@@ -37,8 +38,8 @@ export function planEntitlementPut(tenant: LockedTenant, product: string, body: 
   }
   const after = [...tenant.entitlements.filter((e) => e.product !== product), entitlement];
   return {
-    putEntitlement: entitlement,
-    event: {
+    putEntitlements: [entitlement],
+    events: [{
       action: existing ? 'entitlement.updated' : 'entitlement.granted',
       tenant_id: tenant.id,
       product,
@@ -46,8 +47,11 @@ export function planEntitlementPut(tenant: LockedTenant, product: string, body: 
       target_type: 'tenant',
       target_name: tenant.slug,
       metadata: { product, old: shown(existing) ?? null, new: shown(entitlement) },
-    },
-    pushClaims: currentProducts(tenant.entitlements, now).join() !== currentProducts(after, now).join(),
+    }],
+    // A new expiry moves the actor's timers: the hand-off that carries a push also refreshes its timeline.
+    pushClaims:
+      currentProducts(tenant.entitlements, now).join() !== currentProducts(after, now).join() ||
+      existing?.expiresAt?.getTime() !== entitlement.expiresAt?.getTime(),
     result: { entitlement, created: !existing },
   };
 }

@@ -10,7 +10,7 @@ export function planEntitlementRevoke(tenant: LockedTenant, product: string, now
   const after = tenant.entitlements.filter((e) => e.product !== product);
   return {
     removeEntitlement: product,
-    event: {
+    events: [{
       action: 'entitlement.revoked',
       tenant_id: tenant.id,
       product,
@@ -18,7 +18,7 @@ export function planEntitlementRevoke(tenant: LockedTenant, product: string, now
       target_type: 'tenant',
       target_name: tenant.slug,
       metadata: { product, old: { enabled: existing.enabled, config: existing.config, expires_at: existing.expiresAt?.toISOString() ?? null } },
-    },
+    }],
     pushClaims: currentProducts(tenant.entitlements, now).join() !== currentProducts(after, now).join(),
     result: undefined,
   };

@@ -5,6 +5,8 @@ export interface TenantProductRecord {
   enabled: boolean;
   config: Record<string, unknown>;
   expiresAt: Date | null;
+  /** The expires_at whose passing was announced (entitlement.expired is appended once per date). */
+  expiryAnnouncedFor: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -10,14 +10,14 @@ export function planArchive(tenant: LockedTenant, body: TenantArchive, now: Date
   const update: Partial<TenantRecord> = { status: 'archived', updatedAt: now };
   return {
     update,
-    event: {
+    events: [{
       action: 'tenant.archived',
       tenant_id: tenant.id,
       target_id: tenant.id,
       target_type: 'tenant',
       target_name: tenant.slug,
       metadata: { from: tenant.status, to: 'archived', ...(body.reason === undefined ? {} : { reason: body.reason }) },
-    },
+    }],
     pushClaims: true,
     result: { ...tenant, ...update },
   };

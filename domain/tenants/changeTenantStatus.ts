@@ -27,14 +27,14 @@ export function planStatusChange(tenant: LockedTenant, command: StatusCommand, n
   }
   return {
     update,
-    event: {
+    events: [{
       action: command.kind === 'activate' ? 'tenant.activated' : 'tenant.cancelled',
       tenant_id: tenant.id,
       target_id: tenant.id,
       target_type: 'tenant',
       target_name: tenant.slug,
       metadata: { from: tenant.status, to: after.status, ...command.body },
-    },
+    }],
     pushClaims: true,
     result: after,
   };

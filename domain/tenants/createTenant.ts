@@ -10,9 +10,11 @@ export interface CreatedTenant {
   tenant: TenantRecord;
   /** The outbox entry of the provisioning hand-off, when admin_email was given. */
   provisioningCommandId?: number;
+  /** Without admin_email: the outbox entry that starts the tenant's actor for its timeline (trial timers). */
+  actorCommandId?: number;
 }
 
-/** The tenant, its `tenant.created` event and (with admin_email) its provisioning hand-off, in one commit. */
+/** The tenant, its `tenant.created` event and the hand-off to its actor (provisioning with admin_email), in one commit. */
 export async function createTenant(tenants: TenantRepository, input: TenantCreate, meta: RequestMeta): Promise<CreatedTenant> {
   const now = new Date();
   const { status, trialEndsAt } = initialStatus(input.kind, now);
@@ -24,6 +26,7 @@ export async function createTenant(tenants: TenantRepository, input: TenantCreat
     kind: input.kind,
     plan: input.plan,
     trialEndsAt,
+    trialRemindedFor: null,
     salesOwner: input.sales_owner ?? null,
     adminEmail: input.admin_email?.toLowerCase() ?? null,
     adminName: input.admin_name ?? null,
@@ -47,5 +50,5 @@ export async function createTenant(tenants: TenantRepository, input: TenantCreat
     meta,
   );
   if (created === 'slug_taken') throw conflict(`a tenant with slug "${input.slug}" already exists`);
-  return { tenant, ...created };
+  return tenant.adminEmail ? { tenant, provisioningCommandId: created.handOffCommandId } : { tenant, actorCommandId: created.handOffCommandId };
 }

@@ -11,6 +11,8 @@ export interface TenantRecord {
   erpCustomerId: string | null;
   paymentCustId: string | null;
   trialEndsAt: Date | null;
+  /** The trial_ends_at whose reminder was sent (the reminder is sent once per date). */
+  trialRemindedFor: Date | null;
   /** Calendar dates, YYYY-MM-DD. */
   contractStart: string | null;
   contractEnd: string | null;

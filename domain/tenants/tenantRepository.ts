@@ -29,12 +29,12 @@ export interface LockedTenant extends TenantRecord {
 export interface TenantChange<T> {
   /** Fields of the tenant to store (updated_at included). */
   update?: Partial<TenantRecord>;
-  /** An entitlement to create, or to replace the one of the same product. */
-  putEntitlement?: TenantProductRecord;
+  /** Entitlements to create, or to replace the one of the same product. */
+  putEntitlements?: TenantProductRecord[];
   /** The product whose entitlement to delete. */
   removeEntitlement?: string;
-  /** Absent when nothing changed. */
-  event?: AuditAppend;
+  /** The audit events of the change, in order; none when nothing changed. */
+  events?: AuditAppend[];
   /** Status, plan or current products changed: queue a push of the claims to the tenant's users with the change. */
   pushClaims: boolean;
   result: T;
@@ -51,10 +51,11 @@ export interface TenantRepository {
   /** Every entitlement, disabled and expired ones included, by product. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[]>;
   /**
-   * The tenant, its creation event and (when it has an admin e-mail) the provisioning hand-off, in one commit;
-   * `slug_taken` (nothing written) when the slug belongs to another tenant.
+   * The tenant, its creation event and the hand-off to its actor (provisioning when it has an admin e-mail, else a
+   * claims push that starts the actor and its timeline), in one commit; `slug_taken` (nothing written) when the slug
+   * belongs to another tenant.
    */
-  create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ provisioningCommandId?: number } | 'slug_taken'>;
+  create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ handOffCommandId: number } | 'slug_taken'>;
   /**
    * Locks the tenant, lets `decide` (a pure rule) say what to write, and writes it with its audit event and, when
    * claims changed, the claims-push hand-off, in one transaction; a rule that throws writes nothing.

@@ -18,7 +18,7 @@ const shown = (value: unknown) => (value instanceof Date ? value.toISOString() :
 /**
  * The PATCH rule: the given fields replace the stored ones (null clears an optional one). `trial_ends_at` moves only
  * a tenant in trial (a conflict otherwise) and only into the future. The event lists each changed field's old and
- * new value; a PATCH that changes nothing writes nothing. A new plan is a claim: its push is queued.
+ * new value; a PATCH that changes nothing writes nothing. A new plan (a claim) or trial end (a timer) wakes the actor.
  */
 export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: Date): TenantChange<TenantRecord> {
   if (patch.trial_ends_at !== undefined) {
@@ -41,8 +41,9 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   after.updatedAt = now;
   return {
     update,
-    event: { action: 'tenant.updated', tenant_id: tenant.id, target_id: tenant.id, target_type: 'tenant', target_name: tenant.slug, metadata: { changes } },
-    pushClaims: 'plan' in changes,
+    events: [{ action: 'tenant.updated', tenant_id: tenant.id, target_id: tenant.id, target_type: 'tenant', target_name: tenant.slug, metadata: { changes } }],
+    // A new trial end moves the actor's timers: the hand-off that carries a push also refreshes its timeline.
+    pushClaims: 'plan' in changes || 'trial_ends_at' in changes,
     result: after,
   };
 }

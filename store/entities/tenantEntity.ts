@@ -14,6 +14,7 @@ export const TenantEntity = defineEntity({
     erpCustomerId: p.string().nullable(),
     paymentCustId: p.string().nullable(),
     trialEndsAt: p.datetime().nullable(),
+    trialRemindedFor: p.datetime().nullable(),
     contractStart: p.string().columnType('date').nullable(),
     contractEnd: p.string().columnType('date').nullable(),
     salesOwner: p.string().nullable(),

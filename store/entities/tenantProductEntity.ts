@@ -9,6 +9,7 @@ export const TenantProductEntity = defineEntity({
     enabled: p.boolean(),
     config: p.json<Record<string, unknown>>(),
     expiresAt: p.datetime().nullable(),
+    expiryAnnouncedFor: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -7,6 +7,7 @@ import { Migration20261122000006ApiKeyExpiry } from './Migration20261122000006Ap
 import { Migration20261122000007AuditChain } from './Migration20261122000007AuditChain.ts';
 import { Migration20261122000008AuditStreams } from './Migration20261122000008AuditStreams.ts';
 import { Migration20261122000009TenantListing } from './Migration20261122000009TenantListing.ts';
+import { Migration20261122000010LifecycleTimers } from './Migration20261122000010LifecycleTimers.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261122000007AuditChain', class: Migration20261122000007AuditChain },
   { name: 'Migration20261122000008AuditStreams', class: Migration20261122000008AuditStreams },
   { name: 'Migration20261122000009TenantListing', class: Migration20261122000009TenantListing },
+  { name: 'Migration20261122000010LifecycleTimers', class: Migration20261122000010LifecycleTimers },
 ];

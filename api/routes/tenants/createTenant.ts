@@ -3,7 +3,7 @@ import { TenantCreate, TenantCreated } from '../../../domain/schemas/tenant.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { provisionWithinWait } from '../../tenantActors/handOff.ts';
+import { handOffInBackground, provisionWithinWait } from '../../tenantActors/handOff.ts';
 
 export const createTenantRoute = defineRoute({
   method: 'post',
@@ -29,7 +29,8 @@ export const createTenantRoute = defineRoute({
     409: { description: 'slug already taken', schema: ErrorBody },
   },
   handler: async ({ body }, { meta, deps }) => {
-    const { tenant, provisioningCommandId } = await createTenant(deps.stores.tenants, body, meta);
+    const { tenant, provisioningCommandId, actorCommandId } = await createTenant(deps.stores.tenants, body, meta);
+    if (actorCommandId !== undefined) handOffInBackground(deps, tenant.id, 'pushClaims', actorCommandId);
     const inviteUrl = provisioningCommandId ? await provisionWithinWait(deps, tenant.id, provisioningCommandId) : undefined;
     return { status: 201, body: inviteUrl ? { tenant: toTenant(tenant), invite_url: inviteUrl } : { tenant: toTenant(tenant) } };
   },

@@ -17,14 +17,18 @@ describe('createTenant', () => {
     expect(demo.tenant).toMatchObject({ status: 'demo', trialEndsAt: null });
   });
 
-  it('hands provisioning to the actor only with an admin e-mail, which is stored lower-cased', async () => {
+  it('hands provisioning to the actor with an admin e-mail (stored lower-cased), and the timeline without one', async () => {
     const tenants = new InMemoryTenantRepository();
     const withAdmin = await createTenant(tenants, customer('with-admin', { admin_email: 'Admin@Acme.Example' }), meta);
     const without = await createTenant(tenants, customer('no-admin'), meta);
     expect(withAdmin.tenant.adminEmail).toBe('admin@acme.example');
     expect(withAdmin.provisioningCommandId).toBeDefined();
     expect(without.provisioningCommandId).toBeUndefined();
-    expect(tenants.handOffs).toEqual([{ tenantId: withAdmin.tenant.id, command: 'provision' }]);
+    expect(without.actorCommandId).toBeDefined();
+    expect(tenants.handOffs).toEqual([
+      { tenantId: withAdmin.tenant.id, command: 'provision' },
+      { tenantId: without.tenant.id, command: 'pushClaims' },
+    ]);
   });
 
   it('a taken slug is a conflict', async () => {

@@ -60,13 +60,12 @@ export class InMemoryTenantRepository implements TenantRepository {
     return this.entitlements.filter((e) => e.tenantId === tenantId);
   }
 
-  async create(tenant: TenantRecord, event: AuditAppend): Promise<{ provisioningCommandId?: number } | 'slug_taken'> {
+  async create(tenant: TenantRecord, event: AuditAppend): Promise<{ handOffCommandId: number } | 'slug_taken'> {
     if ([...this.tenants.values()].some((t) => t.slug === tenant.slug)) return 'slug_taken';
     this.tenants.set(tenant.id, structuredClone(tenant));
     this.events.push(event);
-    if (!tenant.adminEmail) return {};
-    this.handOffs.push({ tenantId: tenant.id, command: 'provision' });
-    return { provisioningCommandId: this.handOffs.length };
+    this.handOffs.push({ tenantId: tenant.id, command: tenant.adminEmail ? 'provision' : 'pushClaims' });
+    return { handOffCommandId: this.handOffs.length };
   }
 
   async change<T>(id: string, _meta: unknown, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>) {
@@ -74,8 +73,7 @@ export class InMemoryTenantRepository implements TenantRepository {
     if (!tenant) return undefined;
     const change = decide({ ...structuredClone(tenant), entitlements: structuredClone(await this.entitlementsOf(id)) }, new Date());
     if (change.update) Object.assign(tenant, change.update);
-    if (change.putEntitlement) {
-      const put = change.putEntitlement;
+    for (const put of change.putEntitlements ?? []) {
       const at = this.entitlements.findIndex((e) => e.tenantId === id && e.product === put.product);
       if (at >= 0) this.entitlements.splice(at, 1);
       this.entitlements.push(structuredClone(put));
@@ -84,7 +82,7 @@ export class InMemoryTenantRepository implements TenantRepository {
       const at = this.entitlements.findIndex((e) => e.tenantId === id && e.product === change.removeEntitlement);
       if (at >= 0) this.entitlements.splice(at, 1);
     }
-    if (change.event) this.events.push(change.event);
+    this.events.push(...(change.events ?? []));
     if (!change.pushClaims) return { result: change.result };
     this.handOffs.push({ tenantId: id, command: 'pushClaims' });
     return { result: change.result, claimsPushCommandId: this.handOffs.length };
