@@ -22,6 +22,14 @@ import { KeycloakAdminToken } from './keycloakAdminToken.ts';
 import { statusOf, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';
 
+/** Rounds of read, merge and re-read when the user keeps changing under a claims push; then it is retried later. */
+const PUSH_ATTEMPTS = 3;
+
+const sameAttributes = (a: Record<string, string[]>, b: Record<string, string[]>) => {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => JSON.stringify(a[key] ?? []) === JSON.stringify(b[key] ?? []));
+};
+
 const MEMBERS_PAGE_SIZE = 100;
 /**
  * Keycloak 26.0 to 26.3 refuse an organization without a domain (optional since 26.4). Tenants have no domain of
@@ -143,12 +151,27 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     }
   }
 
+  /**
+   * Writes the claim attributes and nothing else. Keycloak's admin API has no per-attribute update: the narrowest
+   * write is a PUT of the user as just read with only the claim attributes changed (a PUT replaces the attribute
+   * map wholesale, so the user's other attributes and org_roles go back as they were). An unchanged bundle writes
+   * nothing. The user is read again right before the write; when someone changed it in between (an administrator's
+   * edit), the merge starts over from the new state instead of writing over it.
+   */
   async pushClaims(userId: string, claims: Claims): Promise<void> {
-    const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
-    if (!user) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
-    // PUT replaces the attribute map wholesale: send every attribute, the pushed claims over the ones the user has.
-    const attributes = { ...attributeMap(user.attributes), ...claimsAsUserAttributes(claims) };
-    await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...user, attributes }));
+    const pushed = claimsAsUserAttributes(claims);
+    for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+      const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
+      if (!user) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
+      const attributes = { ...attributeMap(user.attributes), ...pushed };
+      if (sameAttributes(attributeMap(user.attributes), attributes)) return;
+      const current = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
+      if (!current) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
+      if (JSON.stringify(current) !== JSON.stringify(user)) continue;
+      await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...current, attributes }));
+      return;
+    }
+    throw new IdpError('unavailable', `user ${userId} kept changing while its claims were pushed`);
   }
 
   async memberships(userId: string): Promise<IdpMembership[]> {

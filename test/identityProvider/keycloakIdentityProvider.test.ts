@@ -357,6 +357,52 @@ describe('KeycloakIdentityProvider against a Keycloak-speaking peer', () => {
     expect(err).toMatchObject({ kind: 'rejected', status: 404 });
   });
 
+  it('pushClaims writes nothing when the bundle is already on the user', async () => {
+    const idp = providerFor(fake);
+    const claims: Claims = { tenant_id: randomUUID(), tenant_slug: 'same', plan: 'pro', tenant_status: 'active', products: ['crm'] };
+    const user = fake.addUser({ username: `same-${randomUUID()}@example.com` });
+    await idp.pushClaims(user.id, claims);
+    const puts = fake.adminRequests('PUT', `/users/${user.id}`).length;
+    await idp.pushClaims(user.id, claims);
+    expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(puts);
+  });
+
+  it("pushClaims keeps an administrator's edit made while it ran: it reads again and merges over the new state", async () => {
+    const idp = providerFor(fake);
+    const user = fake.addUser({ username: `edit-${randomUUID()}@example.com`, firstName: 'Ada', attributes: { department: ['research'] } });
+    let reads = 0;
+    fake.afterUserRead = (read) => {
+      // The administrator changes the user right after the push first read it.
+      if (read.id === user.id && ++reads === 1) {
+        read.firstName = 'Augusta';
+        read.attributes = { ...read.attributes, department: ['analytics'] };
+      }
+    };
+    try {
+      await idp.pushClaims(user.id, { tenant_id: randomUUID(), tenant_slug: 'acme', plan: 'pro', tenant_status: 'active', products: [] });
+    } finally {
+      fake.afterUserRead = undefined;
+    }
+    expect(fake.users.get(user.id)).toMatchObject({ firstName: 'Augusta', attributes: { department: ['analytics'], plan: ['pro'], tenant_slug: ['acme'] } });
+    expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(1);
+  });
+
+  it('pushClaims gives up as unavailable (retried later) when the user keeps changing under it', async () => {
+    const idp = providerFor(fake);
+    const user = fake.addUser({ username: `busy-${randomUUID()}@example.com` });
+    let n = 0;
+    fake.afterUserRead = (read) => {
+      if (read.id === user.id) read.attributes = { ...read.attributes, counter: [String(++n)] };
+    };
+    try {
+      const err = await idpFailure(idp.pushClaims(user.id, { tenant_id: randomUUID(), tenant_slug: 'busy', plan: 'pro', tenant_status: 'active' }));
+      expect(err).toMatchObject({ kind: 'unavailable' });
+    } finally {
+      fake.afterUserRead = undefined;
+    }
+    expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(0);
+  });
+
   it('memberships maps the user\'s organizations, tenant ids and org_roles; an unknown user has none', async () => {
     const idp = providerFor(fake);
     const tenantId = randomUUID();

@@ -84,6 +84,8 @@ export type FakeKeycloak = {
   setFault(target: FakeTarget, fault: FakeFault | undefined): void;
   /** Makes every token issued so far invalid. */
   revokeTokens(): void;
+  /** Called after each GET of a user is answered: a test changes the user there to stand in for a concurrent edit. */
+  afterUserRead: ((user: FakeUser) => void) | undefined;
   addUser(user: Partial<FakeUser> & { username: string }): FakeUser;
   addOrganization(organization: Partial<FakeOrganization> & { name: string }): FakeOrganization;
   close(): Promise<void>;
@@ -126,6 +128,7 @@ export async function startFakeKeycloak(options: FakeKeycloakOptions = {}): Prom
     setFault(target, fault) {
       standing[target] = fault;
     },
+    afterUserRead: undefined,
     revokeTokens() {
       tokens.clear();
     },
@@ -324,7 +327,10 @@ export async function startFakeKeycloak(options: FakeKeycloakOptions = {}): Prom
     }
     if (route(/^\/users\/([^/]+)$/, 'GET')) {
       const user = fake.users.get(param(1));
-      return user ? send(200, userRepresentation(user)) : send(404, { error: 'User not found' });
+      if (!user) return send(404, { error: 'User not found' });
+      const answered = send(200, userRepresentation(user));
+      fake.afterUserRead?.(user);
+      return answered;
     }
     if (route(/^\/users\/([^/]+)$/, 'PUT')) {
       const user = fake.users.get(param(1));

@@ -7,6 +7,7 @@ import { putEntitlement } from '../../domain/entitlements/putEntitlement.ts';
 import { changeTenantStatus } from '../../domain/tenants/changeTenantStatus.ts';
 import { createTenant } from '../../domain/tenants/createTenant.ts';
 import { updateTenant } from '../../domain/tenants/updateTenant.ts';
+import { archiveTenant } from '../../domain/tenants/archiveTenant.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
 import { temporalTestServerPath } from '../../platform/temporalTestServer.ts';
@@ -144,6 +145,18 @@ describe('the tenant actor runs the trial', () => {
     expect(await countOf(tenant.id, 'tenant.trial_expired')).toBe(1);
     expect(await countOf(tenant.id, 'tenant.trial_ending')).toBe(1);
   }, 90_000);
+});
+
+describe('an archived tenant', () => {
+  it("its actor finishes its pending work and completes; nothing of the trial fires afterwards", async () => {
+    const { tenant, handle, start } = await trialTenant();
+    await archiveTenant(stores.tenants, tenant.id, { reason: 'closed' }, {});
+    await handle.signal(pushClaimsSignal);
+    await eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 10_000, 'the actor to complete');
+    await skipTo(start, 15);
+    expect(await countOf(tenant.id, 'tenant.trial_expired')).toBe(0);
+    expect(await statusOf(tenant.id)).toBe('archived');
+  });
 });
 
 describe('the tenant actor runs entitlements and claims pushes', () => {
