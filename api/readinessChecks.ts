@@ -1,4 +1,5 @@
 import type { Orm } from '../store/orm.ts';
+import { pingStore } from '../store/pingStore.ts';
 
 export interface CheckResult {
   status: 'up' | 'down' | 'disabled';
@@ -26,6 +27,6 @@ export async function runChecks(checks: Record<string, Check>, timeoutMs: number
 }
 
 export const storeCheck = (orm: Orm): Check => async () => {
-  await orm.em.fork().execute('select 1');
+  await pingStore(orm);
   return { status: 'up' };
 };

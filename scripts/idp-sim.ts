@@ -11,7 +11,7 @@ import {
   seedForeignUser,
   type FaultKind,
   type FaultStep,
-} from '../identityProvider/simulatorControl.ts';
+} from '../store/simulatorControl.ts';
 import { loadSettings, type Settings } from '../platform/config.ts';
 import { EMBEDDED_DATABASE_NAME, resolveDatabase } from '../platform/database.ts';
 import { createLogger } from '../platform/logger.ts';

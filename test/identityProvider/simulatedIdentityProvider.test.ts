@@ -9,7 +9,7 @@ import {
   listFaults,
   seedForeignOrganization,
   seedForeignUser,
-} from '../../identityProvider/simulatorControl.ts';
+} from '../../store/simulatorControl.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { uniqueSlug } from '../support/testService.ts';
 

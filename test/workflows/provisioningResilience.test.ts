@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
+import { clearFaults, injectFault } from '../../store/simulatorControl.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { spawnWorker } from '../support/spawnWorker.ts';

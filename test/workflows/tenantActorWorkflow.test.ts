@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../identityProvider/simulatorControl.ts';
+import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../store/simulatorControl.ts';
 import { randomUUID } from 'node:crypto';
 import { actorStateQuery, provisionSignal, tenantActorWorkflowId } from '../../workflows/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';

@@ -9,7 +9,7 @@ import { createTenant } from '../../domain/tenants/createTenant.ts';
 import { updateTenant } from '../../domain/tenants/updateTenant.ts';
 import { archiveTenant } from '../../domain/tenants/archiveTenant.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
-import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
+import { clearFaults, injectFault } from '../../store/simulatorControl.ts';
 import { temporalTestServerPath } from '../../platform/temporalTestServer.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { postgresStores } from '../../store/postgresStores.ts';

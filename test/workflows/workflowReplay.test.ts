@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { temporalCliPath } from '../../platform/temporalCli.ts';
-import { clearFaults, injectFault } from '../../identityProvider/simulatorControl.ts';
+import { clearFaults, injectFault } from '../../store/simulatorControl.ts';
 import { actorStateQuery, tenantActorWorkflowId } from '../../workflows/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';

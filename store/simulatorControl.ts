@@ -1,4 +1,4 @@
-import type { Orm } from '../store/orm.ts';
+import type { Orm } from './orm.ts';
 import { PROVISIONING_STEPS, type IdpFailureKind } from '../workflows/provisioningVocabulary.ts';
 
 /**
