@@ -6,7 +6,21 @@ export const Uuid = z.uuid({ message: 'must be a UUID' });
 export const Slug = z.string().regex(SLUG_PATTERN, 'must match ^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$');
 /** PostgreSQL has no year 0000 (1 BC is written differently): such a value would be a database error, not a 400. */
 const notYearZero = (value: string) => !value.startsWith('0000');
-export const DateTime = z.iso.datetime({ offset: true }).refine(notYearZero, 'year 0000 does not exist');
+/**
+ * An instant, normalised to UTC when parsed: PostgreSQL refuses offsets beyond ±15:59 that ISO 8601 allows (a 500
+ * before), and the normalised instant must still fall in years 0001–9999 (an offset can carry 0001-01-01 into year 0).
+ */
+export const DateTime = z.iso
+  .datetime({ offset: true })
+  .transform((value, ctx) => {
+    const instant = new Date(value);
+    const utc = Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+    if (!utc || !/^\d{4}-/.test(utc) || !notYearZero(utc)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an instant between the years 0001 and 9999 (UTC)' });
+      return z.NEVER;
+    }
+    return utc;
+  });
 /** Calendar date as YYYY-MM-DD; also checks the date exists (no 2026-02-30). */
 export const CalendarDate = z.iso.date().refine(notYearZero, 'year 0000 does not exist');
 export const JsonObject = z.record(z.string(), z.unknown());

@@ -85,6 +85,15 @@ describe('error responses', () => {
     }
   });
 
+  it('date-times with offsets PostgreSQL cannot take (beyond ±15:59) are normalised to UTC, never a 500', async () => {
+    const since = encodeURIComponent('3016-01-06T23:03:31.015277-19:04');
+    const until = encodeURIComponent('1011-10-04T14:12:51.151282+18:41');
+    expect((await service.request('GET', `/v1/audit?since=${since}`)).status).toBe(200);
+    expect((await rawRequest('GET', `/v1/audit/export?until=${until}&format=csv`)).status).toBe(200);
+    // An offset that carries the instant into year 0 (or past 9999) is invalid input.
+    expect((await service.request('GET', `/v1/audit?since=${encodeURIComponent('0001-01-01T00:00:00+05:00')}`)).status).toBe(400);
+  });
+
   it('OPTIONS answers 204 with the allowed methods; an unknown path stays 404 whatever the method', async () => {
     const options = await service.request('OPTIONS', `/v1/tenants/${randomUUID()}`);
     expect(options.status).toBe(204);
