@@ -33,7 +33,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
           status,
           {
             description: r.description,
-            ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+            ...(r.schema ? { content: Object.fromEntries((r.contentTypes ?? ['application/json']).map((type) => [type, { schema: r.schema! }])) } : {}),
             ...(r.links ? { links: r.links } : {}),
           },
         ]),

@@ -40,7 +40,8 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   bodyRequired?: boolean;
   /** Documents a body the handler reads itself (the verify endpoint must never answer 4xx). */
   requestBodyForDocs?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType; links?: Record<string, ResponseLink> }>;
+  /** `contentTypes`: the media types of the body when it is not JSON (default application/json). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentTypes?: string[]; links?: Record<string, ResponseLink> }>;
   /** Marks operations that SPEC.md does not list (documented as additions). */
   extension?: boolean;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;

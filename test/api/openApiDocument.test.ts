@@ -134,4 +134,8 @@ describe('security and links in the document', () => {
     expect(document.components.schemas.TenantActivate.description).toContain('contract_end must not be before contract_start');
     expect(document.components.schemas.TenantCreate.properties.admin_email.format).toBe('email');
   });
+
+  it('declares the media types the export answers with', () => {
+    expect(Object.keys(document.paths['/v1/audit/export'].get.responses['200'].content).sort()).toEqual(['application/x-ndjson', 'text/csv']);
+  });
 });

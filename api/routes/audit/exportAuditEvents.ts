@@ -15,7 +15,7 @@ export const exportAuditEventsRoute = defineRoute({
   extension: true,
   query: AuditExportQuery,
   responses: {
-    200: { description: 'the events, as application/x-ndjson or text/csv', schema: z.string() },
+    200: { description: 'the events: one AuditEvent JSON per line (ndjson), or CSV with a header row', schema: z.string(), contentTypes: ['application/x-ndjson', 'text/csv'] },
     400: { description: 'invalid input', schema: ErrorBody },
   },
   handler: async ({ query }, { deps, ctx }) => {
