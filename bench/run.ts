@@ -412,6 +412,19 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       check: (body) => body.startsWith('{"valid":true'),
       targets: [ratioAtLeast(0.6), p99AtMost(5)],
     },
+    // Every read of a single resource or a short list (issue #19: >= 0.4x bare Koa each).
+    ...(
+      [
+        ['tenant by id', () => get(`/v1/tenants/${pick(seeded.tenants).id}`, {}), (b: string) => b.startsWith('{"id":"')],
+        ['tenant by slug', () => get(`/v1/tenants/by-slug/${pick(seeded.tenants).slug}`, {}), (b: string) => b.startsWith('{"id":"')],
+        ['tenant list, first page', () => get('/v1/tenants', { limit: 50 }), (b: string) => b.startsWith('{"items":[{')],
+        ['tenant list, slug prefix', () => get('/v1/tenants', { q: pick(seeded.tenants).slug.slice(0, -1) }), (b: string) => b.startsWith('{"items":[{')],
+        ['entitlements of a tenant', () => get('/v1/entitlements', { tenant_id: pick(seeded.tenants).id }), (b: string) => b.startsWith('{"items":[')],
+        ['API keys of a tenant', () => get('/v1/api-keys', { tenant_id: pick(seeded.tenants).id }), (b: string) => b.startsWith('{"items":[')],
+        ['catalog', () => get('/v1/catalog', {}), (b: string) => b.startsWith('{"items":[{')],
+        ['memberships of a user', () => get(`/v1/users/${pick(seeded.tenants).id}/memberships`, {}), (b: string) => b.startsWith('{"items":[')],
+      ] as const
+    ).map(([name, make, check]): Scenario => ({ name, ...hot, requests: spread(DISTINCT, () => make()), check, targets: [ratioAtLeast(0.4)] })),
     {
       name: 'claims by tenant_id',
       ...hot,
