@@ -168,7 +168,7 @@ describe('the invited admin signs in to the demo app', () => {
     const { page } = browser;
     const before = await page.textContent('#access-claims');
     await page.click('#refresh');
-    await page.waitForFunction((old) => document.getElementById('access-claims')?.textContent !== old, before);
+    await expect.poll(() => page.textContent('#access-claims'), { timeout: 30_000 }).not.toBe(before);
     tokens = await demoAppTokens(page);
     await page.screenshot({ path: resolve(screenshots, 'identity-03-refreshed.png'), fullPage: true });
     for (const token of [tokens.access_token, tokens.id_token]) {
