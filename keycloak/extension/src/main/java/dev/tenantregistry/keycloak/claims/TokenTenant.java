@@ -6,7 +6,6 @@ import org.keycloak.models.ClientSessionContext;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.OrganizationModel;
 import org.keycloak.models.UserModel;
-import org.keycloak.organization.OrganizationProvider;
 import org.keycloak.organization.protocol.mappers.oidc.OrganizationScope;
 import org.keycloak.organization.utils.Organizations;
 
@@ -37,21 +36,15 @@ record TokenTenant(String tenantId, String tenantSlug, boolean fromOrganization)
         if (!Organizations.isEnabled(session)) {
             return Optional.empty();
         }
-        OrganizationProvider organizations = Organizations.getProvider(session);
-        // Where the user picked one at login (scope `organization` and several memberships), Keycloak notes it.
-        String chosen = context.getClientSession() == null ? null : context.getClientSession().getNote(OrganizationModel.ORGANIZATION_ATTRIBUTE);
-        if (chosen != null) {
-            OrganizationModel org = organizations.getById(chosen);
-            if (org != null && org.isEnabled() && org.isMember(user)) {
-                return Optional.of(org);
-            }
-        }
+        // The token's own scope decides, not what the (shared) client session last noted: a refresh token asked for
+        // organization:b stays for b after the same browser signed in for organization:a. Keycloak resolves `organization`
+        // with several memberships to the one the user picked; organization:* grants them all, so no single tenant, and
+        // the user's own attributes decide.
         String scopes = context.getScopeString();
         OrganizationScope scope = OrganizationScope.valueOfScope(session, scopes);
         if (scope == null) {
             return Optional.empty();
         }
-        // organization:* grants them all: no single tenant, so the user's own attributes decide.
         List<OrganizationModel> granted = scope.resolveOrganizations(user, scopes, session).limit(2).toList();
         return granted.size() == 1 ? Optional.of(granted.get(0)) : Optional.empty();
     }
