@@ -103,11 +103,12 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
 
     private TenantClaims claimsFor(ProtocolMapperModel model, RealmModel realm, UserModel user, KeycloakSession session,
                                    ClientSessionContext context) {
-        Optional<TokenTenant> tenant = TokenTenant.of(session, user, context);
-        if (tenant.isEmpty()) {
-            return TenantClaims.NONE;
-        }
+        Optional<TokenTenant> tenant = Optional.empty();
         try {
+            tenant = TokenTenant.of(session, user, context);
+            if (tenant.isEmpty()) {
+                return TenantClaims.NONE;
+            }
             MapperSettings settings = MapperSettings.from(model.getConfig());
             String secret = null;
             URI tokenEndpoint = null;
@@ -116,14 +117,17 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
                 tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : tokenEndpointOf(session, realm);
             }
             return registry.resolve(settings, secret, tokenEndpoint, tenant.get(), user);
-        } catch (IllegalArgumentException | RegistryClaims.Unavailable e) {
+        } catch (RegistryClaims.Unavailable | RuntimeException e) {
+            // Whatever went wrong (bad settings included), a login never fails here.
+            String cause = e instanceof RegistryClaims.Unavailable || e instanceof IllegalArgumentException
+                    ? e.getMessage() : e.getClass().getName() + ": " + e.getMessage();
             LOG.warnf("%s mapper '%s' in realm %s: no claims from the tenant registry for user %s (tenant %s): %s; "
                             + "the token carries the pushed attributes (claims_source \"attributes\")",
-                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), describe(tenant.get()), e.getMessage());
-            return fallback(user, tenant.get());
+                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), tenant.map(TenantRegistryClaimsMapper::describe).orElse("?"), cause);
+            return fallback(user, tenant);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return fallback(user, tenant.get());
+            return fallback(user, tenant);
         }
     }
 
@@ -131,10 +135,10 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
      * The pushed attributes describe one tenant. A token for another of the user's organizations gets only which
      * tenant it is for: another tenant's plan and products in it would be wrong, and worse than none.
      */
-    private static TenantClaims fallback(UserModel user, TokenTenant tenant) {
+    private static TenantClaims fallback(UserModel user, Optional<TokenTenant> tenant) {
         TenantClaims pushed = TenantClaims.fromAttributes(user);
-        if (tenant.fromOrganization() && !pushed.describes(tenant.tenantId(), tenant.tenantSlug())) {
-            return TenantClaims.identityOnly(tenant.tenantId(), tenant.tenantSlug());
+        if (tenant.isPresent() && tenant.get().fromOrganization() && !pushed.describes(tenant.get().tenantId(), tenant.get().tenantSlug())) {
+            return TenantClaims.identityOnly(tenant.get().tenantId(), tenant.get().tenantSlug());
         }
         return pushed;
     }
