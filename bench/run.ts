@@ -15,6 +15,8 @@
  *   --node-options <flags>      NODE_OPTIONS for the service process (experiments with V8 flags)
  *   --service-log <file>        the service's stdout and stderr, kept in a file
  *   --profile                   the service writes a V8 CPU profile (--cpu-prof) to .data/bench/profiles (or bench-quick) on exit
+ *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, on the project's
+ *                               Keycloak (JDK 17+ and Maven; installed into .tools/ on first use): its own table
  */
 import { cpus, totalmem } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { freePort, startNode, waitForHttp, waitForLine, type Child } from './pro
 import { runExport } from './exportRun.ts';
 import { seed, type Seeded, type Volumes } from './seed.ts';
 import { formatTable, type Row } from './table.ts';
+import { formatTokenIssuance, measureTokenIssuance, TOKEN_ROW } from './tokenIssuance.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +38,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     connections: { type: 'string', default: '64' },
     profile: { type: 'boolean', default: false },
+    keycloak: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
   },
@@ -223,6 +227,21 @@ async function main(): Promise<void> {
     exported = { ...(await runExport(serviceUrl, events)), rss: serviceRss.stop() };
     log(`  ${exported.requests} events in ${(exported.seconds).toFixed(1)} s (${exported.rps.toFixed(0)}/s), API peak RSS ${(exported.rss / 2 ** 20).toFixed(0)} MB`);
   }
+  let tokenIssuance: Awaited<ReturnType<typeof measureTokenIssuance>> | undefined;
+  if (args.keycloak && (!args.only || TOKEN_ROW.includes(args.only))) {
+    const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
+    tokenIssuance = await measureTokenIssuance({
+      serviceUrl,
+      tenantId: tenant.id,
+      dataDir,
+      // One request at a time, so no quick variant: the figure is a latency, and Keycloak's start dominates anyway.
+      requests: 1000,
+      warmup: 200,
+      log,
+    });
+    const { withoutMapper: a, withMapper: b } = tokenIssuance;
+    log(`  p50 ${a.p50.toFixed(2)} ms without the mapper, ${b.p50.toFixed(2)} ms with it (+${(b.p50 - a.p50).toFixed(2)} ms, ${(b.p50 / a.p50).toFixed(2)}×)`);
+  }
   log('bare Koa baseline again (the table uses the mean of both runs)');
   const after = await runBaseline();
   const serviceHwm = RssSampler.read(apiPid).hwm;
@@ -283,6 +302,7 @@ async function main(): Promise<void> {
     target: 'RSS <= 250 MB',
   };
   process.stdout.write(formatTable(summary, rows, rssRow));
+  if (tokenIssuance) process.stdout.write(formatTokenIssuance(tokenIssuance));
   if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
   log(`done in ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 }

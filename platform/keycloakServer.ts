@@ -18,9 +18,13 @@ export const KEYCLOAK_REALM = 'tenant-registry';
 export const ADMIN_CLIENT_ID = 'tenant-registry-admin';
 export const CALLER_CLIENT_ID = 'tenant-registry-caller';
 export const CALLER_NO_AUDIENCE_CLIENT_ID = 'tenant-registry-caller-no-audience';
+/** The service client the tenant-registry-claims mapper authenticates to the registry with. */
+export const CLAIMS_MAPPER_CLIENT_ID = 'tenant-registry-claims-mapper';
+/** The public PKCE client a person signs in to (platform/keycloakDemoApp.ts); its tokens carry the registry's claims. */
+export const DEMO_APP_CLIENT_ID = 'tenant-registry-demo-app';
 
 /** The realm file takes the clients' secrets from the environment of Keycloak (placeholders), so none is committed. */
-export type RealmClientSecrets = { admin: string; caller: string; callerNoAudience: string };
+export type RealmClientSecrets = { admin: string; caller: string; callerNoAudience: string; claimsMapper: string };
 
 export type KeycloakServerOptions = {
   /** HTTP port on 127.0.0.1; default: a free one. */
@@ -29,6 +33,8 @@ export type KeycloakServerOptions = {
   smtp: { host: string; port: number };
   /** Default: random secrets, made for this start. */
   secrets?: Partial<RealmClientSecrets>;
+  /** Where the demo app's claims mapper finds the registry (the realm's default: http://127.0.0.1:8080). */
+  registryUrl?: string;
   /** The master realm's bootstrap administrator; default: user `admin` with a random password. */
   bootstrapAdmin?: { username: string; password: string };
   /** Keycloak's own output goes here (it is long); the error of a failed start quotes its end. */
@@ -62,6 +68,7 @@ export async function startKeycloak(options: KeycloakServerOptions, log: Logger)
     admin: options.secrets?.admin ?? secret(),
     caller: options.secrets?.caller ?? secret(),
     callerNoAudience: options.secrets?.callerNoAudience ?? secret(),
+    claimsMapper: options.secrets?.claimsMapper ?? secret(),
   };
   const bootstrapAdmin = options.bootstrapAdmin ?? { username: 'admin', password: secret() };
 
@@ -96,6 +103,8 @@ export async function startKeycloak(options: KeycloakServerOptions, log: Logger)
       TENANT_REGISTRY_ADMIN_CLIENT_SECRET: secrets.admin,
       TENANT_REGISTRY_CALLER_CLIENT_SECRET: secrets.caller,
       TENANT_REGISTRY_CALLER_NO_AUDIENCE_CLIENT_SECRET: secrets.callerNoAudience,
+      TENANT_REGISTRY_CLAIMS_MAPPER_CLIENT_SECRET: secrets.claimsMapper,
+      ...(options.registryUrl ? { TENANT_REGISTRY_URL: options.registryUrl } : {}),
       TENANT_REGISTRY_SMTP_HOST: options.smtp.host,
       TENANT_REGISTRY_SMTP_PORT: String(options.smtp.port),
       // Keycloak sizes its heap at 70 % of the machine's memory by default; a development server needs far less.

@@ -133,6 +133,15 @@ function settingNamesReadByCode(): Set<string> {
 }
 
 const SERVICE_PROCESSES = ['api', 'worker'] as const;
+type RealmClient = {
+  clientId: string;
+  publicClient?: boolean;
+  standardFlowEnabled?: boolean;
+  serviceAccountsEnabled?: boolean;
+  redirectUris?: string[];
+  attributes?: Record<string, string>;
+  protocolMappers?: Array<{ protocolMapper: string; config: Record<string, string | undefined> }>;
+};
 const KEYCLOAK_REALM_FILE = 'keycloak/realm-tenant-registry.json';
 const KEYCLOAK_EXTENSION_POM = 'keycloak/extension/pom.xml';
 
@@ -363,6 +372,33 @@ describe('docker-compose.yml', () => {
       value.replace(/\$\{([A-Za-z0-9_.]+)(?::([^}]*))?\}/g, (_m, name: string, fallback?: string) => keycloak[name] ?? fallback ?? '');
     expect(namesOf('mailpit')).toContain(resolvePlaceholder(smtp.host));
     expect(resolvePlaceholder(smtp.port)).toBe('1025');
+  });
+
+  it('an invite continues into the demo app: the realm\'s public PKCE client, at the address the demo app is published on', () => {
+    const realm = JSON.parse(read(KEYCLOAK_REALM_FILE)) as { clients: RealmClient[] };
+    const api = environmentOf('api');
+    const client = realm.clients.find((c) => c.clientId === api.IDP_INVITE_CLIENT_ID);
+    expect(client, api.IDP_INVITE_CLIENT_ID).toMatchObject({ publicClient: true, standardFlowEnabled: true, attributes: { 'pkce.code.challenge.method': 'S256' } });
+    const redirect = new URL(api.IDP_INVITE_REDIRECT_URI!);
+    // Keycloak matches a loopback redirect URI registered without a port against any port (RFC 8252).
+    expect(client!.redirectUris).toContain(`${redirect.protocol}//${redirect.hostname}/*`);
+    expect(publishedPorts('demo-app')).toContainEqual({ hostIp: redirect.hostname, host: Number(redirect.port), container: Number(environmentOf('demo-app').DEMO_APP_PORT) });
+    expect(environmentOf('demo-app').KEYCLOAK_REALM_URL).toBe(api.AUTH_ISSUER);
+  });
+
+  it('the demo client\'s claims mapper calls the API inside the network, as a client whose tokens the API accepts', () => {
+    const realm = JSON.parse(read(KEYCLOAK_REALM_FILE)) as { clients: RealmClient[] };
+    const keycloak = environmentOf('keycloak');
+    const api = environmentOf('api');
+    const demo = realm.clients.find((c) => c.clientId === api.IDP_INVITE_CLIENT_ID)!;
+    const mapper = demo.protocolMappers?.find((m) => m.protocolMapper === 'tenant-registry-claims');
+    expect(mapper).toBeDefined();
+    const registryUrl = new URL(mapper!.config['registry.url']!.replace(/\$\{([A-Za-z0-9_.]+)(?::([^}]*))?\}/g, (_m, name: string, fallback?: string) => keycloak[name] ?? fallback ?? ''));
+    expect(namesOf('api')).toContain(registryUrl.hostname);
+    expect(registryUrl.port).toBe(String(loadSettings(api).PORT));
+    const service = realm.clients.find((c) => c.clientId === mapper!.config['client.id']);
+    expect(service).toMatchObject({ publicClient: false, serviceAccountsEnabled: true });
+    expect(service!.protocolMappers?.find((m) => m.protocolMapper === 'oidc-audience-mapper')?.config['included.custom.audience']).toBe(api.AUTH_AUDIENCE);
   });
 
   it('Keycloak has one public URL: its hostname, the issuer AUTH_ISSUER names, and a name browsers and containers both reach', () => {

@@ -1,0 +1,100 @@
+package dev.tenantregistry.keycloak.claims;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.keycloak.models.UserModel;
+
+/**
+ * POST /v1/internal/idp/claims for one token: the tenant the token is for as the lookup key, and the user's claim
+ * attributes as user_attrs (the registry reads tenant_id, tenant_slug and org_roles there; the user's other
+ * attributes, names and e-mail among them, are none of its business and stay in Keycloak).
+ */
+final class RegistryClaims {
+
+    /** A failure the mapper answers with the pushed attributes; its message is safe to log (no secret, no token). */
+    static final class Unavailable extends Exception {
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    private static final String[] SENT_ATTRIBUTES = {"tenant_id", "tenant_slug", "org_roles"};
+
+    private final ServiceTokens serviceTokens;
+
+    RegistryClaims(ServiceTokens serviceTokens) {
+        this.serviceTokens = serviceTokens;
+    }
+
+    /**
+     * The registry's claims, or TenantClaims.NONE when it answers 404 (it knows no such tenant, so the token names none).
+     * clientSecret and tokenEndpoint are resolved by the caller when settings.clientId() is set.
+     */
+    TenantClaims resolve(MapperSettings settings, String clientSecret, URI tokenEndpoint, TokenTenant tenant, UserModel user)
+            throws Unavailable, InterruptedException {
+        Deadline deadline = Deadline.in(settings.timeout());
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (tenant.fromOrganization()) {
+            if (tenant.tenantId() != null) {
+                body.put("tenant_id", tenant.tenantId());
+            } else {
+                body.put("tenant_slug", tenant.tenantSlug());
+            }
+        }
+        body.put("user_attrs", attributesOf(user));
+        try {
+            String token = settings.clientId() == null ? null
+                    : serviceTokens.token(tokenEndpoint, settings.clientId(), clientSecret, deadline);
+            JsonHttp.Answer answer = post(settings.claimsEndpoint(), body, token, deadline);
+            if (answer.status() == 401 && token != null) {
+                // A token the registry no longer takes (its keys rotated, the session ended): one fresh try.
+                serviceTokens.forget(tokenEndpoint, settings.clientId(), token);
+                token = serviceTokens.token(tokenEndpoint, settings.clientId(), clientSecret, deadline);
+                answer = post(settings.claimsEndpoint(), body, token, deadline);
+            }
+            if (answer.status() == 404) {
+                return TenantClaims.NONE;
+            }
+            if (answer.status() != 200) {
+                String error = answer.body() == null ? "" : " " + answer.body().path("error").asText("");
+                throw new Unavailable("registry answered HTTP " + answer.status() + error);
+            }
+            TenantClaims claims = TenantClaims.fromRegistry(answer.body());
+            if (claims == null) {
+                throw new Unavailable("registry answered 200 without the Claims shape");
+            }
+            return claims;
+        } catch (TimeoutException e) {
+            throw new Unavailable("no answer within " + settings.timeout().toMillis() + " ms");
+        } catch (IOException e) {
+            throw new Unavailable(e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static JsonHttp.Answer post(URI endpoint, Map<String, Object> body, String token, Deadline deadline)
+            throws IOException, TimeoutException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                .header("Content-Type", "application/json")
+                .POST(JsonHttp.jsonBody(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return JsonHttp.send(request, deadline);
+    }
+
+    private static Map<String, String> attributesOf(UserModel user) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        for (String name : SENT_ATTRIBUTES) {
+            String joined = user.getAttributeStream(name).collect(Collectors.joining(","));
+            if (!joined.isEmpty()) {
+                attributes.put(name, joined);
+            }
+        }
+        return attributes;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.tenantregistry.keycloak.claims;
+
+import jakarta.ws.rs.core.UriBuilder;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+import org.keycloak.models.ClientModel;
+import org.keycloak.models.ClientSessionContext;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.ProtocolMapperContainerModel;
+import org.keycloak.models.ProtocolMapperModel;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+import org.keycloak.models.UserSessionModel;
+import org.keycloak.protocol.ProtocolMapperConfigException;
+import org.keycloak.protocol.oidc.mappers.AbstractOIDCProtocolMapper;
+import org.keycloak.protocol.oidc.mappers.OIDCAccessTokenMapper;
+import org.keycloak.protocol.oidc.mappers.OIDCAttributeMapperHelper;
+import org.keycloak.protocol.oidc.mappers.OIDCIDTokenMapper;
+import org.keycloak.protocol.oidc.mappers.UserInfoTokenMapper;
+import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.representations.IDToken;
+import org.keycloak.urls.UrlType;
+
+/**
+ * Protocol mapper tenant-registry-claims: at every issuance of an access token, ID token or userinfo answer (so at
+ * login and at every refresh) it asks the tenant registry for the current claims of the tenant the token is for and
+ * projects tenant_id, tenant_slug, plan, tenant_status, products, org_roles and claims_source "registry".
+ *
+ * It never fails a login: when the registry does not answer in time, answers an error or cannot be reached, the token
+ * carries the claim attributes last pushed into the user (same names) and claims_source "attributes". See
+ * docs/operators.md for how a product adds it to its client.
+ */
+public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
+        implements OIDCAccessTokenMapper, OIDCIDTokenMapper, UserInfoTokenMapper {
+
+    public static final String PROVIDER_ID = "tenant-registry-claims";
+
+    private static final Logger LOG = Logger.getLogger(TenantRegistryClaimsMapper.class);
+
+    private static final List<ProviderConfigProperty> CONFIG;
+
+    static {
+        List<ProviderConfigProperty> properties = new ArrayList<>(MapperSettings.properties());
+        OIDCAttributeMapperHelper.addIncludeInTokensConfig(properties, TenantRegistryClaimsMapper.class);
+        CONFIG = List.copyOf(properties);
+    }
+
+    /** Keycloak makes one instance per provider; the token cache is shared by every mapper and realm (keyed by both). */
+    private final RegistryClaims registry = new RegistryClaims(new ServiceTokens());
+
+    @Override
+    public String getId() {
+        return PROVIDER_ID;
+    }
+
+    @Override
+    public String getDisplayType() {
+        return "Tenant registry claims";
+    }
+
+    @Override
+    public String getDisplayCategory() {
+        return TOKEN_MAPPER_CATEGORY;
+    }
+
+    @Override
+    public String getHelpText() {
+        return "Asks the tenant registry for the current claims of the token's tenant (tenant_id, tenant_slug, plan, "
+                + "tenant_status, products, org_roles) at every issuance; falls back to the user's pushed attributes.";
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigProperties() {
+        return CONFIG;
+    }
+
+    @Override
+    public void validateConfig(KeycloakSession session, RealmModel realm, ProtocolMapperContainerModel container,
+                               ProtocolMapperModel model) throws ProtocolMapperConfigException {
+        try {
+            MapperSettings.from(model.getConfig());
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolMapperConfigException(e.getMessage());
+        }
+    }
+
+    @Override
+    protected void setClaim(IDToken token, ProtocolMapperModel model, UserSessionModel userSession, KeycloakSession session,
+                            ClientSessionContext context) {
+        UserModel user = userSession.getUser();
+        // Access token, ID token and userinfo of one request ask once: the same answer goes into each.
+        String memo = PROVIDER_ID + ":" + model.getId() + ":" + user.getId();
+        TenantClaims claims = session.getAttribute(memo, TenantClaims.class);
+        if (claims == null) {
+            claims = claimsFor(model, userSession.getRealm(), user, session, context);
+            session.setAttribute(memo, claims);
+        }
+        token.getOtherClaims().putAll(claims.asClaims());
+    }
+
+    private TenantClaims claimsFor(ProtocolMapperModel model, RealmModel realm, UserModel user, KeycloakSession session,
+                                   ClientSessionContext context) {
+        Optional<TokenTenant> tenant = Optional.empty();
+        try {
+            tenant = TokenTenant.of(session, user, context);
+            if (tenant.isEmpty()) {
+                return TenantClaims.NONE;
+            }
+            MapperSettings settings = MapperSettings.from(model.getConfig());
+            String secret = null;
+            URI tokenEndpoint = null;
+            if (settings.clientId() != null) {
+                secret = settings.clientSecret() != null ? settings.clientSecret() : secretOf(realm, settings.clientId());
+                tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : tokenEndpointOf(session, realm);
+            }
+            return registry.resolve(settings, secret, tokenEndpoint, tenant.get(), user);
+        } catch (RegistryClaims.Unavailable | RuntimeException e) {
+            // Whatever went wrong (bad settings included), a login never fails here.
+            String cause = e instanceof RegistryClaims.Unavailable || e instanceof IllegalArgumentException
+                    ? e.getMessage() : e.getClass().getName() + ": " + e.getMessage();
+            LOG.warnf("%s mapper '%s' in realm %s: no claims from the tenant registry for user %s (tenant %s): %s; "
+                            + "the token carries the pushed attributes (claims_source \"attributes\")",
+                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), tenant.map(TenantRegistryClaimsMapper::describe).orElse("?"), cause);
+            return fallback(user, tenant);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fallback(user, tenant);
+        }
+    }
+
+    /**
+     * The pushed attributes describe one tenant. A token for another of the user's organizations gets only which
+     * tenant it is for: another tenant's plan and products in it would be wrong, and worse than none.
+     */
+    private static TenantClaims fallback(UserModel user, Optional<TokenTenant> tenant) {
+        TenantClaims pushed = TenantClaims.fromAttributes(user);
+        if (tenant.isPresent() && tenant.get().fromOrganization() && !pushed.describes(tenant.get().tenantId(), tenant.get().tenantSlug())) {
+            return TenantClaims.identityOnly(tenant.get().tenantId(), tenant.get().tenantSlug());
+        }
+        return pushed;
+    }
+
+    private static String secretOf(RealmModel realm, String clientId) {
+        ClientModel client = realm.getClientByClientId(clientId);
+        if (client == null || client.isPublicClient() || client.getSecret() == null) {
+            throw new IllegalArgumentException("service client " + clientId + " is not a confidential client of this realm");
+        }
+        return client.getSecret();
+    }
+
+    private static URI tokenEndpointOf(KeycloakSession session, RealmModel realm) {
+        URI base = session.getContext().getUri(UrlType.BACKEND).getBaseUri();
+        return UriBuilder.fromUri(base).path("realms/{realm}/protocol/openid-connect/token").build(realm.getName());
+    }
+
+    private static String describe(TokenTenant tenant) {
+        return tenant.tenantId() != null ? tenant.tenantId() : tenant.tenantSlug();
+    }
+}
