@@ -52,8 +52,18 @@ export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'ten
      * Appends idp.invite_sent or idp.provision_failed. `outcomeId` makes it idempotent: an activity retried after
      * its insert committed does not append the event twice.
      */
-    async recordProvisioningOutcome(tenantId: string, outcome: RecordedOutcome, outcomeId: string, resend = false): Promise<void> {
+    async recordProvisioningOutcome(
+      tenantId: string,
+      outcome: RecordedOutcome,
+      outcomeId: string,
+      resend = false,
+      context: { userId?: string; organizationId?: string; requestedBy?: string } = {},
+    ): Promise<void> {
       const metadata: Record<string, unknown> = { outcome_id: outcomeId, resend };
+      // The provider's ids lead from the tenant to GET /v1/users/{id}/memberships; requested_by names the operator.
+      if (context.userId) metadata.user_id = context.userId;
+      if (context.organizationId) metadata.organization_id = context.organizationId;
+      if (context.requestedBy) metadata.requested_by = context.requestedBy;
       if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
       await stores.audit.appendOutcomeOnce(
         {

@@ -89,8 +89,12 @@ export class TenantActor {
       await condition(() => !this.#queue.includes('provision') && this.outcome() !== undefined);
       return this.outcome()!;
     });
-    setHandler(retryProvisioningSignal, () => void enqueue('retryProvisioning'));
-    setHandler(resendInviteSignal, () => void enqueue('resendInvite'));
+    const operator = (command: ActorCommand) => (input?: { requested_by?: string }) => {
+      if (input?.requested_by) this.state.requestedBy = input.requested_by;
+      enqueue(command);
+    };
+    setHandler(retryProvisioningSignal, operator('retryProvisioning'));
+    setHandler(resendInviteSignal, operator('resendInvite'));
     setHandler(pushClaimsSignal, () => void enqueue('pushClaims'));
     setHandler(actorStateQuery, () => this.state);
   }
@@ -194,6 +198,13 @@ export class TenantActor {
     }
   }
 
+  /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked (then forgotten). */
+  #outcomeContext(): { userId?: string; organizationId?: string; requestedBy?: string } {
+    const { userId, organizationId, requestedBy } = this.state;
+    this.state.requestedBy = undefined;
+    return { ...(userId ? { userId } : {}), ...(organizationId ? { organizationId } : {}), ...(requestedBy ? { requestedBy } : {}) };
+  }
+
   #shouldContinueAsNew(): boolean {
     return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
   }
@@ -236,11 +247,11 @@ export class TenantActor {
       state.provisioning = 'succeeded';
       state.inviteUrl = inviteUrl;
       state.failure = undefined;
-      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('provision'));
+      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('provision'), false, this.#outcomeContext());
     } catch (error) {
       state.provisioning = 'failed';
       state.failure = { kind: failureKind(error), step, message: failureMessage(error) };
-      await db.recordProvisioningOutcome(tenantId, { status: 'failed', ...state.failure }, this.#outcomeId('provision'));
+      await db.recordProvisioningOutcome(tenantId, { status: 'failed', ...state.failure }, this.#outcomeId('provision'), false, this.#outcomeContext());
     }
   }
 
@@ -251,10 +262,10 @@ export class TenantActor {
     try {
       const { inviteUrl } = await this.#idp.sendInvite(state.userId);
       state.inviteUrl = inviteUrl;
-      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('resend'), true);
+      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('resend'), true, this.#outcomeContext());
     } catch (error) {
       const failure = { kind: failureKind(error), step: 'invite' as const, message: failureMessage(error) };
-      await this.#store.recordProvisioningOutcome(tenantId, { status: 'failed', ...failure }, this.#outcomeId('resend'), true);
+      await this.#store.recordProvisioningOutcome(tenantId, { status: 'failed', ...failure }, this.#outcomeId('resend'), true, this.#outcomeContext());
     }
   }
 

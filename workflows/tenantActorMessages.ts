@@ -25,6 +25,8 @@ export interface TenantActorState {
   failure?: ProvisioningFailure;
   /** Provisioning runs so far, including operator retries. */
   runs: number;
+  /** Who asked for the pending retry or resend (the operator signal's requested_by), for its audit event. */
+  requestedBy?: string;
   /** The tenant's status and its scheduled lifecycle events, soonest first, as the actor last read them. */
   timeline?: { status: string | null; upcoming: ScheduledLifecycleEvent[] };
   /** Set while pushing the claims into the tenant's users fails: retried with backoff until it succeeds. */

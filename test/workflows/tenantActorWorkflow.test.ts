@@ -31,6 +31,11 @@ describe('provisioning through the tenant actor', () => {
     expect(body.invite_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/idp-sim\/login-actions\/action-token\?key=[\w-]{43}$/);
     const sent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
     expect(sent.metadata).toMatchObject({ resend: false });
+    // The provider's ids, so a caller can go from the tenant to GET /v1/users/{id}/memberships.
+    const [user] = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
+    expect(sent.metadata.user_id).toBe(user!.id);
+    expect(sent.metadata.organization_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.metadata.requested_by).toBeUndefined();
     const emails = await capturedEmails(stack.service.orm, email);
     expect(emails).toHaveLength(1);
     expect(emails[0]!.actions).toEqual(['VERIFY_EMAIL', 'UPDATE_PASSWORD']);
@@ -107,16 +112,23 @@ describe('provisioning through the tenant actor', () => {
     const signal = await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/retry-provisioning`, { requested_by: 'ops@example.com' });
     expect(signal.status).toBe(202);
     expect(signal.body).toEqual({ workflow_id: tenantActorWorkflowId(tenantId), signal: 'retryProvisioning' });
-    await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0]);
+    const sent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0]);
+    expect(sent.metadata).toMatchObject({ requested_by: 'ops@example.com' });
+    expect(sent.metadata.user_id).toBeDefined();
+    expect(sent.metadata.organization_id).toBeDefined();
+    // The failure before the retry came from the tenant's creation, which no operator asked for.
+    expect((await auditOf(tenantId, 'idp.provision_failed'))[0]!.metadata.requested_by).toBeUndefined();
     expect(await simCount('idp_sim_organizations', `jsonb_exists(attributes->'tenant_id', ?)`, [tenantId])).toBe(1);
   });
 
   it('sends the invite again on resendInvite, appending a second idp.invite_sent marked as a resend', async () => {
     const { tenantId, email } = await createTenant();
-    const signal = await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`);
+    const signal = await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`, { requested_by: 'support@example.com' });
     expect(signal.status).toBe(202);
     const resent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent')).find((e) => e.metadata.resend === true));
     expect(resent).toBeDefined();
+    expect(resent!.metadata).toMatchObject({ requested_by: 'support@example.com' });
+    expect(resent!.metadata.user_id).toBeDefined();
     const emails = await capturedEmails(stack.service.orm, email);
     expect(emails).toHaveLength(2);
     expect(emails[0]!.actionUrl).not.toBe(emails[1]!.actionUrl);
