@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { CSV_COLUMNS, CSV_HEADER, csvField, csvLine, ndjsonLine } from '../../../domain/audit/auditExportFormat.ts';
+
+const row = {
+  id: '42', action: 'doc.shared', tenant_id: null, project_id: null, actor_id: 'ada', actor_name: 'Ada, "the" first', actor_type: 'user',
+  target_id: null, target_type: null, target_name: 'line one\r\nline two', product: null, metadata: '{"a": 1}', source_ip: null, user_agent: null,
+  created_at: '2026-11-22T12:00:00.123Z', hash: 'f'.repeat(64),
+};
+
+describe('audit export formats', () => {
+  it('RFC 4180: fields with commas, quotes or line breaks are quoted with doubled quotes; others are bare; null is empty', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(null)).toBe('');
+  });
+
+  it('a CSV line has every column in header order, metadata as JSON text, and ends with CRLF', () => {
+    expect(CSV_HEADER).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
+    const line = csvLine(row);
+    expect(line.endsWith('\r\n')).toBe(true);
+    expect(line).toBe(`42,2026-11-22T12:00:00.123Z,doc.shared,,,ada,"Ada, ""the"" first",user,,,"line one\r\nline two",,"{""a"": 1}",,,${'f'.repeat(64)}\r\n`);
+  });
+
+  it('an NDJSON line is the event as the listing shows it, then a newline', () => {
+    const line = ndjsonLine(row);
+    expect(line.endsWith('\n')).toBe(true);
+    expect(JSON.parse(line)).toEqual({
+      id: 42, action: 'doc.shared', created_at: '2026-11-22T12:00:00.123Z', actor_id: 'ada', actor_name: 'Ada, "the" first', actor_type: 'user',
+      target_name: 'line one\r\nline two', metadata: { a: 1 }, hash: 'f'.repeat(64),
+    });
+  });
+});
