@@ -83,9 +83,14 @@ export class PostgresTenantRepository implements TenantRepository {
     this.#orm = orm;
   }
 
+  /** The same columns and row mapping as the listing: one way to read a tenant, one named statement per lookup. */
   async find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
-    const tenant = await this.#orm.em.fork().findOne(TenantEntity, lookup.by === 'id' ? { id: lookup.id } : { slug: lookup.slug });
-    return tenant ? toTenantRecord(tenant) : undefined;
+    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
+      name: lookup.by === 'id' ? 'tenant_by_id' : 'tenant_by_slug',
+      text: `select ${TENANT_COLUMNS} from tenants where ${lookup.by === 'id' ? 'id' : 'slug'} = $1`,
+      values: [lookup.by === 'id' ? lookup.id : lookup.slug],
+    });
+    return rows[0] && tenantRowToRecord(rows[0]);
   }
 
   async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {

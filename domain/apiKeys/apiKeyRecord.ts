@@ -21,3 +21,9 @@ export interface ApiKeyRecord {
 export interface NewApiKey extends ApiKeyRecord {
   keyHash: Buffer;
 }
+
+/** The record of a new key as answered to its creator: never its hash. */
+export function withoutHash(key: NewApiKey): ApiKeyRecord {
+  const { keyHash: _hash, ...record } = key;
+  return record;
+}

@@ -3,7 +3,7 @@ import { invalidInput, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { ApiKeyCreate } from '../schemas/apiKey.ts';
 import { generateApiKey } from '../apiKeyFormat.ts';
-import type { ApiKeyRecord, NewApiKey } from './apiKeyRecord.ts';
+import { withoutHash, type ApiKeyRecord, type NewApiKey } from './apiKeyRecord.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 
 export const PLAINTEXT_WARNING = 'Store this key now: it is shown only once and cannot be recovered.';
@@ -39,6 +39,5 @@ export async function createApiKey(keys: ApiKeyRepository, input: ApiKeyCreate, 
     meta,
   );
   if (!created) throw notFound('tenant');
-  const { keyHash: _hash, ...record } = key;
-  return { record, plaintext };
+  return { record: withoutHash(key), plaintext };
 }

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import type { ApiKeyRecord } from './apiKeyRecord.ts';
+import { withoutHash, type ApiKeyRecord } from './apiKeyRecord.ts';
 import type { ApiKeyChange, ApiKeyRepository, LockedApiKey } from './apiKeyRepository.ts';
 import { newApiKey } from './createApiKey.ts';
 
@@ -30,7 +30,6 @@ export function planRotation(key: LockedApiKey, now: Date, graceSeconds: number)
   );
   const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
   const oldKeyEnds = key.expiresAt && key.expiresAt < graceEnd ? key.expiresAt : graceEnd;
-  const { keyHash: _hash, ...record } = successor;
   return {
     expiresAt: oldKeyEnds,
     successor,
@@ -43,7 +42,7 @@ export function planRotation(key: LockedApiKey, now: Date, graceSeconds: number)
       target_name: key.name,
       metadata: { prefix: key.prefix, new_key_id: successor.id, new_prefix: successor.prefix, grace_seconds: graceSeconds, old_key_expires_at: oldKeyEnds.toISOString() },
     },
-    result: { successor: record, plaintext, oldPrefix: key.prefix },
+    result: { successor: withoutHash(successor), plaintext, oldPrefix: key.prefix },
   };
 }
 

@@ -23,10 +23,8 @@ export const exportAuditEventsRoute = defineRoute({
     const csv = query.format === 'csv';
     ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
     ctx.set('Content-Disposition', `attachment; filename="audit-events.${csv ? 'csv' : 'ndjson'}"`);
-    // One batch buffered at a time: the next read waits until the client has taken the last one.
-    const body = Readable.from(chunks, { objectMode: false, highWaterMark: 1 });
-    // A client that goes away stops the reads (the generator is returned when the stream is destroyed).
-    ctx.req.once('close', () => body.destroy());
-    return { status: 200, body };
+    // One batch buffered at a time: the next read waits until the client has taken the last one. A client that goes
+    // away stops the reads: Koa destroys a stream body when the response ends, which returns the generator.
+    return { status: 200, body: Readable.from(chunks, { objectMode: false, highWaterMark: 1 }) };
   },
 });
