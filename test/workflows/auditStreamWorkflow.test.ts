@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverySignatureMatches } from '../../domain/auditStreams/streamSignature.ts';
 import { auditStreamWorkflowId } from '../../workflows/auditStreamMessages.ts';
+import { startAuditStreamReconciler } from '../../api/auditStreams/auditStreamStarter.ts';
+import { createLogger } from '../../platform/logger.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { spawnWorker } from '../support/spawnWorker.ts';
@@ -171,6 +173,37 @@ describe('audit streams', () => {
     expect(receiver.deliveries.every((d) => d.signatureOk)).toBe(true);
     await receiver.close();
   }, 150_000);
+
+  it('a stream whose delivery never started (Temporal unreachable at creation) gets it from the reconciler, without a gap', async () => {
+    const stack = await startActorStack();
+    stacks.push(stack);
+    const receiver = await startReceiver();
+    const tenantId = randomUUID();
+    // Created straight in the store, as if the API's start of the workflow had failed.
+    const stream = await stack.service.deps.stores.auditStreams.create(
+      { id: randomUUID(), url: receiver.url, secret: SECRET, filter: { tenant_id: tenantId } },
+      { action: 'audit.stream_created' },
+      {},
+    );
+    const expected = await appendFor(stack, tenantId, 3, 'before-reconcile');
+    const reconciler = startAuditStreamReconciler({
+      streams: stack.service.deps.stores.auditStreams,
+      starter: stack.service.deps.auditStreamStarter!,
+      log: createLogger('silent', 'test-reconciler'),
+      intervalMs: 200,
+    });
+    try {
+      await eventually(async () => firstArrivals(receiver.deliveries).length >= 3, 30_000, 'deliveries after reconciliation');
+      expect(firstArrivals(receiver.deliveries).map((d) => d.eventId)).toEqual(expected);
+      // Reconciling again leaves the running delivery as it is: one workflow, nothing delivered twice.
+      await new Promise((done) => setTimeout(done, 600));
+      expect(receiver.deliveries).toHaveLength(3);
+    } finally {
+      await reconciler.stop();
+      await stack.service.request('DELETE', `/v1/audit/streams/${stream.id}`);
+      await receiver.close();
+    }
+  }, 60_000);
 
   it('refuses a url that is not http(s) and a host outside AUDIT_STREAM_ALLOWED_HOSTS', async () => {
     const stack = stacks[0]!;
