@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDependencies } from './appDependencies.ts';
 import { buildOpenApiDocument } from './openApiDocument.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
-import { createAuthMiddleware } from './auth/authMiddleware.ts';
+import { createAuthMiddleware, publicPathsOf } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { exactPathRoutes, mountRoute } from './routing/mountRoutes.ts';
@@ -59,7 +59,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(requestScope(deps.log));
   app.use(errorHandler());
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
-  app.use(createAuthMiddleware(deps.authConfig));
+  app.use(createAuthMiddleware(deps.authConfig, publicPathsOf(routes)));
   app.use(methodNotAllowed(router));
   app.use(exactPathRoutes(routes, context));
   app.use(router.routes());

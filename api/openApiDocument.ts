@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { AnyRoute } from './routing/routeDefinition.ts';
-import { PUBLIC_PATHS } from './auth/authMiddleware.ts';
+import { ADMIN_SCOPE, SCOPES } from './auth/scopes.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. The bearer
@@ -9,7 +9,16 @@ import { PUBLIC_PATHS } from './auth/authMiddleware.ts';
  */
 export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled: boolean }) {
   const registry = new OpenAPIRegistry();
-  if (options.authEnabled) registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  if (options.authEnabled) {
+    registry.registerComponent('securitySchemes', 'bearerAuth', {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: `An access token of the configured issuer. Each operation names the scope it needs (the token's space-separated \`scope\` claim); a valid token without it gets 403 forbidden. Scopes: ${Object.entries(SCOPES)
+        .map(([scope, what]) => `${scope} (${what})`)
+        .join('; ')}.`,
+    });
+  }
   for (const route of routes) {
     const body = route.body ?? route.requestBodyForDocs;
     registry.registerPath({
@@ -19,8 +28,10 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
       summary: route.summary,
       tags: route.tags,
       ...(route.extension ? { 'x-spec-addition': true } : {}),
-      // Public even when AUTH_ENABLED=true; everything else inherits the document's bearer requirement.
-      ...(options.authEnabled && PUBLIC_PATHS.has(route.path) ? { security: [] } : {}),
+      // OpenAPI 3.1 lets a bearer requirement name the roles it needs: the operation's scope, or registry:admin.
+      ...(options.authEnabled
+        ? { security: route.access === 'public' ? [] : [{ bearerAuth: [route.access] }, { bearerAuth: [ADMIN_SCOPE] }] }
+        : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),

@@ -8,6 +8,8 @@ export type EnabledAuthConfig = {
   clockToleranceSeconds: number;
   jwksCooldownMs: number;
   httpTimeoutMs: number;
+  /** AUTH_REQUIRE_SCOPES: each operation needs its scope (SPEC-EXTENSIONS §5); false lets any valid token call every route. */
+  requireScopes: boolean;
 };
 
 export type AuthConfig = { enabled: false } | EnabledAuthConfig;
@@ -25,6 +27,7 @@ const DEFAULTS = {
   AUTH_CLOCK_TOLERANCE_SECONDS: '30',
   AUTH_JWKS_COOLDOWN_MS: '30000',
   AUTH_HTTP_TIMEOUT_MS: '3000',
+  AUTH_REQUIRE_SCOPES: 'true',
 } satisfies Record<string, string | undefined>;
 
 type SettingName = keyof typeof DEFAULTS;
@@ -61,6 +64,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
     clockToleranceSeconds: read('AUTH_CLOCK_TOLERANCE_SECONDS', parseNonNegativeInteger, 0),
     jwksCooldownMs: read('AUTH_JWKS_COOLDOWN_MS', parseNonNegativeInteger, 0),
     httpTimeoutMs: read('AUTH_HTTP_TIMEOUT_MS', parsePositiveInteger, 0),
+    requireScopes: read('AUTH_REQUIRE_SCOPES', parseSwitch, true),
   };
   if (problems.length > 0) throw new Error(`Invalid authentication configuration (AUTH_ENABLED=true): ${problems.join('; ')}`);
   return config;
@@ -90,6 +94,12 @@ function parseAlgorithms(raw: string): string[] {
   }
   if (algorithms.length === 0) throw new InvalidSetting('must list at least one algorithm');
   return algorithms;
+}
+
+function parseSwitch(raw: string): boolean {
+  const value = SWITCH_VALUES[raw.toLowerCase()];
+  if (value === undefined) throw new InvalidSetting('must be one of true, false, 1, 0');
+  return value;
 }
 
 function parseNonNegativeInteger(raw: string): number {

@@ -10,18 +10,20 @@ export type AuthState = {
   principal?: Principal;
 };
 
-/** PUBLIC_EXPLICIT routes (SPEC "Authentication" 4); matched exactly so no other path can slip through. */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /** RFC 6750 §2.1: case-insensitive scheme, then a b64token; anything else counts as no bearer credentials. */
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-export function createAuthMiddleware(config: AuthConfig, verifier?: TokenVerifier): Middleware<AuthState> {
+/**
+ * `publicPaths`: the paths of the operations whose access is `public` (the health probes, SPEC "Authentication" 4),
+ * matched exactly so no other path can slip through.
+ */
+export function createAuthMiddleware(config: AuthConfig, publicPaths: ReadonlySet<string>, verifier?: TokenVerifier): Middleware<AuthState> {
   if (!config.enabled) return (_ctx, next) => next();
   const tokens = verifier ?? createOidcTokenVerifier(config);
 
   return async (ctx, next) => {
-    if (PUBLIC_PATHS.has(ctx.path)) return next();
+    if (publicPaths.has(ctx.path)) return next();
 
     const token = BEARER_HEADER.exec(ctx.get('Authorization'))?.[1];
     if (token === undefined) return reject(ctx, 'a Bearer token is required in the Authorization header', false);
@@ -48,4 +50,9 @@ function reject(ctx: ParameterizedContext<AuthState>, message: string, invalidTo
   // RFC 6750 §3.1: no error code when credentials are absent; invalid_token when a token was presented and refused.
   ctx.set('WWW-Authenticate', invalidToken ? 'Bearer error="invalid_token"' : 'Bearer');
   ctx.body = { error: 'unauthorized', message };
+}
+
+/** The paths whose operations need no token (a path with parameters never is: the match is exact). */
+export function publicPathsOf(routes: ReadonlyArray<{ path: string; access: string }>): ReadonlySet<string> {
+  return new Set(routes.filter((route) => route.access === 'public' && !route.path.includes('{')).map((route) => route.path));
 }

@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import type Router from '@koa/router';
-import { invalidInput } from '../../domain/errors.ts';
+import { AppError, invalidInput } from '../../domain/errors.ts';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
 import type { AppContext } from '../appDependencies.ts';
+import { grants, scopesOf } from '../auth/scopes.ts';
 import { readJsonBody } from '../middleware/readJsonBody.ts';
 import { jsonInputProblem, parseInput } from './parseInput.ts';
 import { requestMeta } from './requestMeta.ts';
@@ -17,7 +18,12 @@ export function mountRoute(router: Router, route: AnyRoute, context: AppContext)
 
 /** The operation as Koa middleware: validates its input, runs the handler, writes its response. */
 export function routeMiddleware(route: AnyRoute, context: AppContext): Middleware {
+  const { authConfig } = context;
+  const needed = authConfig.enabled && authConfig.requireScopes && route.access !== 'public' ? route.access : undefined;
   return async (ctx) => {
+    if (needed && !grants(scopesOf(ctx.state.principal), needed)) {
+      throw new AppError('forbidden', `this operation needs a token with the scope ${needed} (or registry:admin)`);
+    }
     const params = route.params ? parseInput(route.params, ctx.params, 'path') : {};
     const queryProblem = jsonInputProblem(ctx.query);
     if (queryProblem) throw invalidInput(`query: ${queryProblem}`);

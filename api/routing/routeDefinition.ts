@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
 import type { AppContext } from '../appDependencies.ts';
+import type { RouteAccess } from '../auth/scopes.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -32,6 +33,8 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   /** OpenAPI form, e.g. /v1/tenants/{id} */
   path: string;
   operationId: string;
+  /** The scope a token needs when AUTH_ENABLED (SPEC-EXTENSIONS §5), or `public` for what needs no token at all. */
+  access: RouteAccess;
   summary: string;
   tags: string[];
   params?: P;

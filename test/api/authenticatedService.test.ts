@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 const bearer = async (claims: Record<string, unknown> = {}) => ({
-  authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'billing-service', ...claims })}`,
+  authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'billing-service', scope: 'registry:admin', ...claims })}`,
 });
 
 describe('the service with AUTH_ENABLED=true', () => {

@@ -101,12 +101,14 @@ describe('security and links in the document', () => {
     expect(JSON.stringify(document.paths)).not.toContain('"security"');
   });
 
-  it('declares the bearer scheme when AUTH_ENABLED is on, with /healthz and /readyz public', () => {
+  it('declares the bearer scheme when AUTH_ENABLED is on, each operation with its scope or registry:admin, the probes public', () => {
     const withAuth = buildOpenApiDocument(allRoutes, { authEnabled: true }) as any;
     expect(withAuth.security).toEqual([{ bearerAuth: [] }]);
     expect(withAuth.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(withAuth.paths['/healthz'].get.security).toEqual([]);
-    expect(withAuth.paths['/v1/tenants'].post.security).toBeUndefined();
+    expect(withAuth.paths['/readyz'].get.security).toEqual([]);
+    expect(withAuth.paths['/v1/tenants'].post.security).toEqual([{ bearerAuth: ['tenants:write'] }, { bearerAuth: ['registry:admin'] }]);
+    expect(withAuth.paths['/v1/internal/api-keys/verify'].post.security).toEqual([{ bearerAuth: ['keys:verify'] }, { bearerAuth: ['registry:admin'] }]);
   });
 
   it('links POST /v1/tenants and POST /v1/api-keys to operations that exist and take the linked parameters', () => {

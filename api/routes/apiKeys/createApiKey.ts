@@ -8,6 +8,7 @@ export const createApiKeyRoute = defineRoute({
   method: 'post',
   path: '/v1/api-keys',
   operationId: 'createApiKey',
+  access: 'tenants:write',
   summary: 'Create an API key, optionally expiring; the plaintext is returned this once',
   tags: ['api-keys'],
   body: ApiKeyCreate,

@@ -8,6 +8,7 @@ export const listApiKeysRoute = defineRoute({
   method: 'get',
   path: '/v1/api-keys',
   operationId: 'listApiKeys',
+  access: 'tenants:read',
   summary: "List a tenant's API keys (never the plaintext), revoked and expired ones included",
   tags: ['api-keys'],
   query: TenantIdQuery,

@@ -6,6 +6,7 @@ export const revokeApiKeyRoute = defineRoute({
   method: 'delete',
   path: '/v1/api-keys/{id}',
   operationId: 'revokeApiKey',
+  access: 'tenants:write',
   summary: 'Revoke an API key (sets revoked_at; idempotent)',
   tags: ['api-keys'],
   params: IdParams,

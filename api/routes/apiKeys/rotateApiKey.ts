@@ -9,6 +9,7 @@ export const rotateApiKeyRoute = defineRoute({
   method: 'post',
   path: '/v1/api-keys/{id}/rotate',
   operationId: 'rotateApiKey',
+  access: 'tenants:write',
   summary: 'Replace a key by a new one with the same tenant, product, scopes and name; the old key works for grace_seconds more',
   tags: ['api-keys'],
   extension: true,

@@ -7,6 +7,7 @@ export const verifyApiKeyRoute = defineRoute({
   method: 'post',
   path: '/v1/internal/api-keys/verify',
   operationId: 'verifyApiKey',
+  access: 'keys:verify',
   summary: 'Verify an API key for a headless product; every failure is 200 with valid=false and a code saying why',
   tags: ['api-keys'],
   responses: { 200: { description: 'verdict', schema: ApiKeyVerify } },

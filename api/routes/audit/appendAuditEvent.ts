@@ -7,6 +7,7 @@ export const appendAuditEventRoute = defineRoute({
   method: 'post',
   path: '/v1/audit',
   operationId: 'appendAuditEvent',
+  access: 'audit:write',
   summary:
     'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409.',
   tags: ['audit'],

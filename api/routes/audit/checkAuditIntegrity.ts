@@ -7,6 +7,7 @@ export const checkAuditIntegrityRoute = defineRoute({
   method: 'get',
   path: '/v1/audit/integrity',
   operationId: 'checkAuditIntegrity',
+  access: 'audit:read',
   summary:
     "Recompute the hash chain over an id range (default: the whole log) and compare it with the stored hashes; first_bad_id names the first event that does not follow from its predecessor",
   tags: ['audit'],

@@ -8,6 +8,7 @@ export const createAuditStreamRoute = defineRoute({
   method: 'post',
   path: '/v1/audit/streams',
   operationId: 'createAuditStream',
+  access: 'audit:write',
   summary:
     'Stream every matching event appended from now on to url: one POST per event, in id order, at least once, signed with X-Registry-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>, retried with backoff while the receiver fails',
   tags: ['audit'],

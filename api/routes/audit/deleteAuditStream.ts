@@ -6,6 +6,7 @@ export const deleteAuditStreamRoute = defineRoute({
   method: 'delete',
   path: '/v1/audit/streams/{id}',
   operationId: 'deleteAuditStream',
+  access: 'audit:write',
   summary: 'Delete an audit stream: its delivery stops',
   tags: ['audit'],
   extension: true,

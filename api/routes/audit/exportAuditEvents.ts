@@ -9,6 +9,7 @@ export const exportAuditEventsRoute = defineRoute({
   method: 'get',
   path: '/v1/audit/export',
   operationId: 'exportAuditEvents',
+  access: 'audit:read',
   summary:
     'Every event matching the filters of GET /v1/audit, oldest first, streamed: NDJSON (one AuditEvent per line, default) or CSV (RFC 4180, a header row naming every AuditEvent field, metadata as JSON text)',
   tags: ['audit'],

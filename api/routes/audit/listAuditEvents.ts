@@ -6,6 +6,7 @@ export const listAuditEventsRoute = defineRoute({
   method: 'get',
   path: '/v1/audit',
   operationId: 'listAuditEvents',
+  access: 'audit:read',
   summary: 'List audit events newest first with filters and cursor pagination (default limit 50)',
   tags: ['audit'],
   query: AuditQuery,

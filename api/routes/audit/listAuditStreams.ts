@@ -6,6 +6,7 @@ export const listAuditStreamsRoute = defineRoute({
   method: 'get',
   path: '/v1/audit/streams',
   operationId: 'listAuditStreams',
+  access: 'audit:read',
   summary: 'List the audit streams (never their secrets), with how far delivery has got',
   tags: ['audit'],
   extension: true,

@@ -6,6 +6,7 @@ export const listCatalogRoute = defineRoute({
   method: 'get',
   path: '/v1/catalog',
   operationId: 'listCatalog',
+  access: 'tenants:read',
   summary: 'List the products a tenant can request',
   tags: ['catalog'],
   responses: { 200: { description: 'the catalog', schema: CatalogList } },

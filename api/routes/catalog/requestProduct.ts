@@ -7,6 +7,7 @@ export const requestProductRoute = defineRoute({
   method: 'post',
   path: '/v1/catalog/request',
   operationId: 'requestProduct',
+  access: 'tenants:write',
   summary: 'Ask sales for a product: records catalog.product_requested, grants nothing',
   tags: ['catalog'],
   body: CatalogRequest,

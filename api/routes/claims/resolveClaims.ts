@@ -7,6 +7,7 @@ export const resolveClaimsRoute = defineRoute({
   method: 'post',
   path: '/v1/internal/idp/claims',
   operationId: 'resolveClaims',
+  access: 'claims:read',
   summary: "Resolve a tenant's current claims: first of tenant_id, tenant_slug, user_attrs.tenant_id, user_attrs.tenant_slug",
   tags: ['claims'],
   body: ClaimsRequest,

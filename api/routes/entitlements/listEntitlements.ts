@@ -8,6 +8,7 @@ export const listEntitlementsRoute = defineRoute({
   method: 'get',
   path: '/v1/entitlements',
   operationId: 'listEntitlements',
+  access: 'tenants:read',
   summary: "List a tenant's product entitlements",
   tags: ['entitlements'],
   query: TenantIdQuery,

@@ -9,6 +9,7 @@ export const putEntitlementRoute = defineRoute({
   method: 'put',
   path: '/v1/tenants/{id}/entitlements/{product}',
   operationId: 'putEntitlement',
+  access: 'tenants:write',
   summary: 'Grant a catalog product to a tenant, or change its entitlement (enabled, config, expires_at)',
   tags: ['entitlements'],
   extension: true,

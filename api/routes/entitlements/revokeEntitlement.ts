@@ -8,6 +8,7 @@ export const revokeEntitlementRoute = defineRoute({
   method: 'delete',
   path: '/v1/tenants/{id}/entitlements/{product}',
   operationId: 'revokeEntitlement',
+  access: 'tenants:write',
   summary: "Remove a tenant's entitlement to a product",
   tags: ['entitlements'],
   extension: true,

@@ -7,6 +7,7 @@ export const healthRoute = defineRoute({
   method: 'get',
   path: '/healthz',
   operationId: 'health',
+  access: 'public',
   summary: 'Liveness: the process answers',
   tags: ['health'],
   responses: { 200: { description: 'alive', schema: Health } },

@@ -13,6 +13,7 @@ export const readinessRoute = defineRoute({
   method: 'get',
   path: '/readyz',
   operationId: 'readiness',
+  access: 'public',
   summary: 'Readiness: 200 when the store is reachable; other dependencies are reported but do not decide the status',
   tags: ['health'],
   responses: { 200: { description: 'ready', schema: Readiness }, 503: { description: 'store unreachable', schema: ErrorBody } },

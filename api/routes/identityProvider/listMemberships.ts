@@ -9,6 +9,7 @@ export const listMembershipsRoute = defineRoute({
   method: 'get',
   path: '/v1/users/{id}/memberships',
   operationId: 'listMemberships',
+  access: 'claims:read',
   summary: "A user's tenant memberships: links and org_roles from the identity provider, status/plan/products from the registry",
   tags: ['identity provider'],
   params: IdParams,

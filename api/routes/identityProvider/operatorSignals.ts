@@ -31,6 +31,7 @@ const operatorRoute = (command: OperatorCommand, segment: string, summary: strin
     method: 'post',
     path: `/v1/tenants/{id}/idp/${segment}`,
     operationId: command,
+    access: 'provisioning:operate',
     summary,
     tags: ['identity provider'],
     extension: true,

@@ -14,6 +14,7 @@ export const simulatedActionTokenRoute = defineRoute({
   method: 'get',
   path: '/idp-sim/login-actions/action-token',
   operationId: 'simulatedActionToken',
+  access: 'public',
   summary: "Simulated identity provider only: the page an invite link opens (the user's pending required actions)",
   tags: ['identity provider'],
   extension: true,

@@ -9,6 +9,7 @@ export const createTenantRoute = defineRoute({
   method: 'post',
   path: '/v1/tenants',
   operationId: 'createTenant',
+  access: 'tenants:write',
   summary: 'Create a tenant; with admin_email, also provision its IT_ADMIN in the identity provider',
   tags: ['tenants'],
   body: TenantCreate,

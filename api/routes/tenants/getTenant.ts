@@ -8,6 +8,7 @@ export const getTenantRoute = defineRoute({
   method: 'get',
   path: '/v1/tenants/{id}',
   operationId: 'getTenant',
+  access: 'tenants:read',
   summary: 'Get a tenant by id',
   tags: ['tenants'],
   params: IdParams,

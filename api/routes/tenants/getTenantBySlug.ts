@@ -8,6 +8,7 @@ export const getTenantBySlugRoute = defineRoute({
   method: 'get',
   path: '/v1/tenants/by-slug/{slug}',
   operationId: 'getTenantBySlug',
+  access: 'tenants:read',
   summary: 'Get a tenant by slug',
   tags: ['tenants'],
   params: SlugParams,

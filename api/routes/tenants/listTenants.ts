@@ -8,6 +8,7 @@ export const listTenantsRoute = defineRoute({
   method: 'get',
   path: '/v1/tenants',
   operationId: 'listTenants',
+  access: 'tenants:read',
   summary: 'List tenants newest first, filtered by status, kind, plan and a case-insensitive prefix of slug or name (q), in pages (limit 1–500, default 50; cursor)',
   tags: ['tenants'],
   extension: true,

@@ -11,6 +11,7 @@ export const statusChangeRoute = (kind: 'activate' | 'cancel', operationId: stri
     method: 'post',
     path: `/v1/tenants/{id}/${kind}`,
     operationId,
+    access: 'tenants:write',
     summary,
     tags: ['tenants'],
     params: IdParams,

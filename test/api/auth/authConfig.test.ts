@@ -39,6 +39,12 @@ describe('loadAuthConfig', () => {
     },
   );
 
+  it('AUTH_REQUIRE_SCOPES other than a switch value is refused', () => {
+    expect(() => loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: ISSUER, AUTH_REQUIRE_SCOPES: 'maybe' })).toThrow(
+      /AUTH_REQUIRE_SCOPES must be one of true, false, 1, 0/,
+    );
+  });
+
   it('AUTH_ISSUER with a query or fragment is refused', () => {
     expect(() => loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: `${ISSUER}?tenant=a` })).toThrow(
       /AUTH_ISSUER must not contain a query or fragment/,
@@ -54,6 +60,7 @@ describe('loadAuthConfig', () => {
       clockToleranceSeconds: 30,
       jwksCooldownMs: 30_000,
       httpTimeoutMs: 3_000,
+      requireScopes: true,
     });
   });
 
@@ -66,6 +73,7 @@ describe('loadAuthConfig', () => {
       AUTH_CLOCK_TOLERANCE_SECONDS: '5',
       AUTH_JWKS_COOLDOWN_MS: '60000',
       AUTH_HTTP_TIMEOUT_MS: '1500',
+      AUTH_REQUIRE_SCOPES: 'false',
     });
     expect(config).toEqual({
       enabled: true,
@@ -75,6 +83,7 @@ describe('loadAuthConfig', () => {
       clockToleranceSeconds: 5,
       jwksCooldownMs: 60_000,
       httpTimeoutMs: 1_500,
+      requireScopes: false,
     });
   });
 

@@ -39,7 +39,7 @@ async function startService(config: AuthConfig): Promise<Service> {
       ctx.state.log = { error: ({ err }) => void reported.push(err) };
       return next();
     })
-    .use(createAuthMiddleware(config))
+    .use(createAuthMiddleware(config, new Set(['/healthz', '/readyz'])))
     .use(router.routes());
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

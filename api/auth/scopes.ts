@@ -1,0 +1,30 @@
+/**
+ * Least-privilege scopes (SPEC-EXTENSIONS §5): each operation needs one, read from the token's space-separated
+ * `scope` claim; `registry:admin` grants every one.
+ */
+export const SCOPES = {
+  'tenants:read': 'read tenants, their entitlements, the catalog and API key metadata',
+  'tenants:write': 'create and change tenants, entitlements, catalog requests and API keys',
+  'keys:verify': 'verify API keys (products)',
+  'claims:read': "resolve a user's claims and memberships (the identity provider's mapper)",
+  'audit:read': 'read, export and check the audit log; list audit streams',
+  'audit:write': 'append audit events; create and delete audit streams',
+  'provisioning:operate': 'resend invites and retry provisioning',
+  'registry:admin': 'everything, including decoding Temporal payloads',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+export const ADMIN_SCOPE: Scope = 'registry:admin';
+
+/** Who may call an operation: anyone (no token even with AUTH_ENABLED), or a token carrying the scope. */
+export type RouteAccess = 'public' | Scope;
+
+/** The scopes a verified token carries; a missing or non-string claim carries none. */
+export function scopesOf(principal: { scope?: unknown } | undefined): ReadonlySet<string> {
+  const claim = principal?.scope;
+  return new Set(typeof claim === 'string' ? claim.split(' ').filter(Boolean) : []);
+}
+
+export function grants(scopes: ReadonlySet<string>, needed: Scope): boolean {
+  return scopes.has(needed) || scopes.has(ADMIN_SCOPE);
+}
