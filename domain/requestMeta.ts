@@ -4,7 +4,9 @@ export interface RequestMeta {
   userAgent?: string;
   actorId?: string;
   actorType?: string;
+  /** The authenticated caller (the token's client) or the service itself: stored in a column no request body can set. */
+  recordedBy?: string;
 }
 
 /** Mutations made by the service's own workflows rather than an HTTP caller. */
-export const SYSTEM_ACTOR: RequestMeta = { actorId: 'tenant-registry', actorType: 'system' };
+export const SYSTEM_ACTOR: RequestMeta = { actorId: 'tenant-registry', actorType: 'system', recordedBy: 'tenant-registry' };

@@ -5,12 +5,15 @@ import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 
 /** The columns an event is read with, and the same with metadata as its JSON text (for auditEventJson). */
 export const AUDIT_COLUMNS =
-  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash';
+  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash, recorded_by';
 export const AUDIT_COLUMNS_METADATA_AS_TEXT = AUDIT_COLUMNS.replace('metadata', 'metadata::text as metadata');
 
 /** The columns an append writes (id, created_at and hash are the database's), in the order of auditInsertValues. */
 export const AUDIT_INSERT_COLUMNS = `action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type,
-       target_name, product, metadata, source_ip, user_agent`;
+       target_name, product, metadata, source_ip, user_agent, recorded_by`;
+
+/** One `?` per insert column, for statements run through the ORM's execute. */
+export const AUDIT_INSERT_PLACEHOLDERS = AUDIT_INSERT_COLUMNS.split(',').map(() => '?').join(', ');
 
 export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknown[] {
   return [
@@ -27,6 +30,7 @@ export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknow
     event.metadata === undefined ? null : JSON.stringify(event.metadata),
     meta.sourceIp ?? null,
     meta.userAgent ?? null,
+    meta.recordedBy ?? null,
   ];
 }
 
@@ -37,7 +41,7 @@ export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknow
 export async function appendAuditEvent(em: EntityManager, event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
   const rows = await em.execute<AuditRow[]>(
     `insert into audit_events (${AUDIT_INSERT_COLUMNS})
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${AUDIT_COLUMNS}`,
+     values (${AUDIT_INSERT_PLACEHOLDERS}) returning ${AUDIT_COLUMNS}`,
     auditInsertValues(event, meta),
   );
   return toAuditEvent(rows[0]!);

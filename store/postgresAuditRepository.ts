@@ -1,6 +1,6 @@
 import type { AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
 import { auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
-import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, auditInsertValues } from './auditEventInsert.ts';
+import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
 import type { Sql } from './sql.ts';
@@ -8,7 +8,7 @@ import { nativePool } from './nativePool.ts';
 import type { Orm } from './orm.ts';
 
 const EQUALITY_FILTERS = ['tenant_id', 'product', 'actor_id', 'action'] as const;
-const COLUMN_COUNT = 13;
+const COLUMN_COUNT = AUDIT_INSERT_COLUMNS.split(',').length;
 
 /**
  * How far created_at may run backwards as ids grow. The id is drawn by the chain trigger once the event holds the
@@ -119,9 +119,9 @@ export class PostgresAuditRepository implements AuditRepository {
       name: 'audit_append_outcome_once',
       text: `insert into audit_events (${AUDIT_INSERT_COLUMNS})
              select $1::text, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
-                    $11::jsonb, $12::text, $13::text
+                    $11::jsonb, $12::text, $13::text, $14::text
               where not exists (select 1 from audit_events where tenant_id = $2 and action = $1
-                                   and metadata->>'outcome_id' = $14)`,
+                                   and metadata->>'outcome_id' = $15)`,
       values: [...auditInsertValues(event, meta), event.metadata.outcome_id],
     });
   }
@@ -165,7 +165,7 @@ export class PostgresAuditRepository implements AuditRepository {
         return { event: toAuditEvent(row!), replayed: true };
       }
       const [row] = await tx.execute<AuditRow[]>(
-        `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${AUDIT_COLUMNS}`,
+        `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_PLACEHOLDERS}) returning ${AUDIT_COLUMNS}`,
         auditInsertValues(event, meta),
       );
       await tx.execute(`update audit_idempotency_keys set event_id = ? where scope = ? and key = ?`, [row!.id, scope, key]);

@@ -67,7 +67,7 @@ const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
   ), event as (
     insert into audit_events (${AUDIT_INSERT_COLUMNS})
-    values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+    values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
   ), hand_off as (
     insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
     select $1, case when $9::text is null then 'pushClaims' else 'provision' end, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})

@@ -9,6 +9,7 @@ export function requestMeta(ctx: Context): RequestMeta {
   if (actor) {
     meta.actorId = actor;
     meta.actorType = 'service';
+    meta.recordedBy = actor;
   }
   return meta;
 }

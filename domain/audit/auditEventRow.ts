@@ -15,13 +15,14 @@ export interface AuditRow {
   metadata: Record<string, unknown> | string | null;
   source_ip: string | null;
   user_agent: string | null;
+  recorded_by: string | null;
   created_at: Date | string;
   hash: string;
 }
 
 const OPTIONAL_TEXT = [
   'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id', 'target_type', 'target_name',
-  'product', 'source_ip', 'user_agent',
+  'product', 'source_ip', 'user_agent', 'recorded_by',
 ] as const;
 
 /** Absent values are omitted rather than null: the spec's AuditEvent fields are optional, not nullable. */

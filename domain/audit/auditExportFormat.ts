@@ -5,7 +5,7 @@ type ExportRow = AuditRow & { metadata: string | null };
 /** Every AuditEvent field, in the order of the CSV columns. */
 export const CSV_COLUMNS = [
   'id', 'created_at', 'action', 'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id',
-  'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'hash',
+  'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'recorded_by', 'hash',
 ] as const;
 
 /** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */

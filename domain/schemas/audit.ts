@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, JsonObject, Uuid, queryInteger } from './common.ts';
+import { isServiceOwnedAction, SERVICE_OWNED_ACTION_PATTERN, SERVICE_OWNED_ACTION_PREFIXES } from '../audit/serviceOwnedActions.ts';
 
 const short = z.string().max(255);
 
@@ -20,12 +21,28 @@ export const AuditAppend = z
   .meta({ id: 'AuditAppend' });
 export type AuditAppend = z.infer<typeof AuditAppend>;
 
+/** What a caller of POST /v1/audit may append: any action but the service's own. */
+export const AuditAppendRequest = AuditAppend.extend({
+  action: AuditAppend.shape.action
+    .refine((action) => !isServiceOwnedAction(action), {
+      message: `actions starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} are written by the service only`,
+    })
+    .meta({
+      description: `Free text, except the service's own actions: a value starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} is refused (400).`,
+      not: { pattern: SERVICE_OWNED_ACTION_PATTERN },
+    }),
+}).meta({ id: 'AuditAppendRequest' });
+
 export const AuditEvent = z
   .object({
     ...AuditAppend.shape,
     id: z.int().meta({ format: 'int64' }),
     source_ip: z.string().optional(),
     user_agent: z.string().optional(),
+    recorded_by: z
+      .string()
+      .optional()
+      .meta({ description: "who wrote the event: the authenticated token's client, or tenant-registry for the service's own workflows; absent when authentication is off. No request can set it." }),
     created_at: DateTime,
     hash: z
       .string()

@@ -8,6 +8,7 @@ import { Migration20261122000007AuditChain } from './Migration20261122000007Audi
 import { Migration20261122000008AuditStreams } from './Migration20261122000008AuditStreams.ts';
 import { Migration20261122000009TenantListing } from './Migration20261122000009TenantListing.ts';
 import { Migration20261122000010LifecycleTimers } from './Migration20261122000010LifecycleTimers.ts';
+import { Migration20261122000012AuditRecordedBy } from './Migration20261122000012AuditRecordedBy.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261122000008AuditStreams', class: Migration20261122000008AuditStreams },
   { name: 'Migration20261122000009TenantListing', class: Migration20261122000009TenantListing },
   { name: 'Migration20261122000010LifecycleTimers', class: Migration20261122000010LifecycleTimers },
+  { name: 'Migration20261122000012AuditRecordedBy', class: Migration20261122000012AuditRecordedBy },
 ];

@@ -1,4 +1,4 @@
-import { AuditAppend, AuditEvent } from '../../../domain/schemas/audit.ts';
+import { AuditAppendRequest, AuditEvent } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { appendWithIdempotencyKey } from '../../../domain/audit/appendWithIdempotencyKey.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
@@ -9,9 +9,9 @@ export const appendAuditEventRoute = defineRoute({
   operationId: 'appendAuditEvent',
   access: 'audit:write',
   summary:
-    'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409.',
+    'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409. Actions the service writes itself (tenant., api_key., entitlement., idp., audit.) are refused (400); recorded_by is always the authenticated caller.',
   tags: ['audit'],
-  body: AuditAppend,
+  body: AuditAppendRequest,
   responses: {
     201: { description: 'the stored event', schema: AuditEvent },
     400: { description: 'invalid input', schema: ErrorBody },

@@ -68,3 +68,32 @@ describe('POST /v1/audit with Idempotency-Key', () => {
     expect((await append({ action: 'idem.long' }, `${randomUUID()}${'k'.repeat(219)}`)).status).toBe(201);
   });
 });
+
+describe('POST /v1/audit and the service-owned actions', () => {
+  it.each(['tenant.created', 'api_key.revoked', 'entitlement.expired', 'idp.invite_sent', 'audit.stream_created'])(
+    'refuses %s with 400 and appends nothing: only the service writes its own actions',
+    async (action) => {
+      const tenantId = randomUUID();
+      const res = await append({ action, tenant_id: tenantId, metadata: { outcome_id: 'forged' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringContaining('written by the service only') });
+      expect((await service.request('GET', `/v1/audit?tenant_id=${tenantId}`)).body.items).toEqual([]);
+    },
+  );
+
+  it('accepts actions that merely contain or resemble those prefixes', async () => {
+    for (const action of ['billing.tenant.created', 'tenants.viewed', 'idp_sync.ran']) expect((await append({ action })).status).toBe(201);
+  });
+
+  it('refuses a recorded_by in the body: no caller sets who wrote an event', async () => {
+    const res = await append({ action: 'forge.recorder', recorded_by: 'tenant-registry' });
+    expect(res.status).toBe(400);
+  });
+
+  it('leaves recorded_by out when authentication is off (no one is authenticated)', async () => {
+    const res = await append({ action: 'plain.append', actor_id: 'user-7' });
+    expect(res.status).toBe(201);
+    expect(res.body.actor_id).toBe('user-7');
+    expect(res.body).not.toHaveProperty('recorded_by');
+  });
+});

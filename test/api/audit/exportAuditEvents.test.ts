@@ -69,7 +69,7 @@ describe('GET /v1/audit/export', () => {
     expect(res.headers.get('content-type')).toContain('text/csv');
     const [header, ...rows] = parseCsv(await res.text());
     expect(header!.sort()).toEqual(
-      ['id', 'created_at', 'action', 'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id', 'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'hash'].sort(),
+      ['id', 'created_at', 'action', 'tenant_id', 'project_id', 'actor_id', 'actor_name', 'actor_type', 'target_id', 'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'recorded_by', 'hash'].sort(),
     );
     const expected = await listed(`tenant_id=${tenantId}`);
     expect(rows).toHaveLength(expected.length);

@@ -3,7 +3,7 @@ import { CSV_COLUMNS, CSV_HEADER, csvField, csvLine, ndjsonLine } from '../../..
 
 const row = {
   id: '42', action: 'doc.shared', tenant_id: null, project_id: null, actor_id: 'ada', actor_name: 'Ada, "the" first', actor_type: 'user',
-  target_id: null, target_type: null, target_name: 'line one\r\nline two', product: null, metadata: '{"a": 1}', source_ip: null, user_agent: null,
+  target_id: null, target_type: null, target_name: 'line one\r\nline two', product: null, metadata: '{"a": 1}', source_ip: null, user_agent: null, recorded_by: null,
   created_at: '2026-11-22T12:00:00.123Z', hash: 'f'.repeat(64),
 };
 
@@ -20,7 +20,7 @@ describe('audit export formats', () => {
     expect(CSV_HEADER).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
     const line = csvLine(row);
     expect(line.endsWith('\r\n')).toBe(true);
-    expect(line).toBe(`42,2026-11-22T12:00:00.123Z,doc.shared,,,ada,"Ada, ""the"" first",user,,,"line one\r\nline two",,"{""a"": 1}",,,${'f'.repeat(64)}\r\n`);
+    expect(line).toBe(`42,2026-11-22T12:00:00.123Z,doc.shared,,,ada,"Ada, ""the"" first",user,,,"line one\r\nline two",,"{""a"": 1}",,,,${'f'.repeat(64)}\r\n`);
   });
 
   it('an NDJSON line is the event as the listing shows it, then a newline', () => {

@@ -1,0 +1,12 @@
+/**
+ * Actions only the service itself appends: its lifecycle, key, entitlement, provisioning and audit events. A caller
+ * of POST /v1/audit may not write them, so no one can forge `tenant.created` or pre-empt a workflow's outcome event.
+ */
+export const SERVICE_OWNED_ACTION_PREFIXES = ['tenant.', 'api_key.', 'entitlement.', 'idp.', 'audit.'] as const;
+
+/** The same rule as a JSON Schema pattern, for the OpenAPI document (`not: { pattern }`). */
+export const SERVICE_OWNED_ACTION_PATTERN = `^(${SERVICE_OWNED_ACTION_PREFIXES.map((prefix) => prefix.replace('.', '\\.')).join('|')})`;
+
+export function isServiceOwnedAction(action: string): boolean {
+  return SERVICE_OWNED_ACTION_PREFIXES.some((prefix) => action.startsWith(prefix));
+}
