@@ -45,7 +45,8 @@ export async function createTenant(tenants: TenantRepository, input: TenantCreat
       target_id: tenant.id,
       target_type: 'tenant',
       target_name: tenant.slug,
-      metadata: { kind: tenant.kind, plan: tenant.plan, status, admin_email: tenant.adminEmail ?? undefined },
+      // The e-mail stays in the tenant's row, which can be erased; the append-only log only says an admin was invited.
+      metadata: { kind: tenant.kind, plan: tenant.plan, status, admin_invited: tenant.adminEmail !== null },
     },
     meta,
   );

@@ -148,6 +148,14 @@ describe('POST /v1/tenants', () => {
     expect(events[0]).toMatchObject({ action: 'tenant.created', tenant_id: tenant.id, user_agent: userAgent });
     expect(events[0]!.source_ip).toMatch(/127\.0\.0\.1|::1/);
   });
+
+  it("keeps the admin's e-mail out of the append-only log: tenant.created only says an admin was invited", async () => {
+    const email = `admin-${randomUUID()}@example.com`;
+    const tenant = await createTenant({ admin_email: email });
+    const [event] = await auditEvents(tenant.id, 'tenant.created');
+    expect(event!.metadata).toMatchObject({ admin_invited: true });
+    expect(JSON.stringify(event)).not.toContain(email);
+  });
 });
 
 describe('GET /v1/tenants/{id} and /v1/tenants/by-slug/{slug}', () => {
@@ -280,6 +288,14 @@ describe('POST /v1/tenants/{id}/activate', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ user_agent: userAgent, metadata: { from: 'trial', to: 'active', plan: 'enterprise' } });
     expect(events[0]!.source_ip).toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it("keeps the admin's e-mail out of the append-only log: tenant.created only says an admin was invited", async () => {
+    const email = `admin-${randomUUID()}@example.com`;
+    const tenant = await createTenant({ admin_email: email });
+    const [event] = await auditEvents(tenant.id, 'tenant.created');
+    expect(event!.metadata).toMatchObject({ admin_invited: true });
+    expect(JSON.stringify(event)).not.toContain(email);
   });
 });
 
