@@ -17,6 +17,11 @@ const Settings = z.object({
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
+  /**
+   * The connection that owns the schema and runs migrations; DATABASE_URL is then a runtime role with only the
+   * privileges the service uses (store/runtimeRolePrivileges.ts). Empty: DATABASE_URL migrates too (and owns all).
+   */
+  DATABASE_MIGRATION_URL: optionalText,
   DATA_DIR: z.string().default(resolve(projectRoot, '.data')),
   EMBEDDED_PG_PORT: integer(54329),
   DATABASE_POOL_MAX: integer(10),

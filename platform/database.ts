@@ -3,12 +3,23 @@ import type { Logger } from './logger.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embeddedPostgres.ts';
 
 export const EMBEDDED_DATABASE_NAME = 'tenant_registry';
+/** The embedded cluster's runtime role: the service runs as it, the superuser only migrates. */
+export const EMBEDDED_RUNTIME_ROLE = 'tenant_registry_app';
 
-/** DATABASE_URL when set; otherwise an embedded PostgreSQL in DATA_DIR. */
-export async function resolveDatabase(settings: Settings, log: Logger): Promise<{ url: string; embedded?: RunningPostgres }> {
-  if (settings.DATABASE_URL) return { url: settings.DATABASE_URL };
+export interface ResolvedDatabase {
+  /** What the service runs on. */
+  url: string;
+  /** What migrates the schema (and owns it). */
+  migrationUrl: string;
+  embedded?: RunningPostgres;
+}
+
+/** DATABASE_URL (and DATABASE_MIGRATION_URL) when set; otherwise an embedded PostgreSQL in DATA_DIR with both roles. */
+export async function resolveDatabase(settings: Settings, log: Logger): Promise<ResolvedDatabase> {
+  if (settings.DATABASE_URL) return { url: settings.DATABASE_URL, migrationUrl: settings.DATABASE_MIGRATION_URL ?? settings.DATABASE_URL };
   log.info({ dataDir: settings.DATA_DIR, port: settings.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres(settings.DATA_DIR, settings.EMBEDDED_PG_PORT, log);
   await embedded.createDatabase(EMBEDDED_DATABASE_NAME);
-  return { url: embedded.url(EMBEDDED_DATABASE_NAME), embedded };
+  await embedded.ensureLoginRole(EMBEDDED_RUNTIME_ROLE);
+  return { url: embedded.url(EMBEDDED_DATABASE_NAME, EMBEDDED_RUNTIME_ROLE), migrationUrl: embedded.url(EMBEDDED_DATABASE_NAME), embedded };
 }

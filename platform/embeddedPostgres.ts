@@ -9,8 +9,11 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 export interface RunningPostgres {
-  url(database: string): string;
+  /** As the cluster's superuser, or as `role` (made by ensureLoginRole, whose password is its name). */
+  url(database: string, role?: string): string;
   createDatabase(name: string): Promise<void>;
+  /** A login role with no privileges of its own; on this loopback-only cluster its password is its name. */
+  ensureLoginRole(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,7 +44,19 @@ export async function startEmbeddedPostgres(requestedDataDir: string, port: numb
   if (!(await exists(join(databaseDir, 'PG_VERSION')))) await pg.initialise();
   await pg.start();
   return {
-    url: (database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url: (database, role) =>
+      role ? `postgres://${role}:${role}@127.0.0.1:${port}/${database}` : `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    async ensureLoginRole(name) {
+      const client = pg.getPgClient('postgres', '127.0.0.1');
+      await client.connect();
+      try {
+        const found = await client.query('select 1 from pg_roles where rolname = $1', [name]);
+        const role = client.escapeIdentifier(name);
+        if (found.rowCount === 0) await client.query(`create role ${role} login password ${client.escapeLiteral(name)}`);
+      } finally {
+        await client.end();
+      }
+    },
     async createDatabase(name) {
       const client = pg.getPgClient('postgres', '127.0.0.1');
       await client.connect();

@@ -8,6 +8,7 @@ import type { RunningPostgres } from './embeddedPostgres.ts';
 export interface ServiceRuntime {
   orm: Orm;
   databaseUrl: string;
+  migrationUrl: string;
   temporalAddress: string;
   devServer?: RunningDevServer;
   embeddedPostgres?: RunningPostgres;
@@ -20,8 +21,13 @@ export interface ServiceRuntime {
  */
 export async function startServiceRuntime(settings: Settings, log: Logger): Promise<ServiceRuntime> {
   const database = await resolveDatabase(settings, log);
+  const { separateRuntimeRole } = await migrate(database.migrationUrl, database.url);
+  if (!separateRuntimeRole) {
+    log.warn(
+      'the service runs as the role that owns the schema: it could alter the append-only audit log. Set DATABASE_MIGRATION_URL to the owner and DATABASE_URL to a runtime role (docs/security.md)',
+    );
+  }
   const orm = await openOrm(database.url, settings.DATABASE_POOL_MAX);
-  await migrate(orm, database.url);
   let devServer: RunningDevServer | undefined;
   let temporalAddress = settings.TEMPORAL_ADDRESS;
   if (!temporalAddress) {
@@ -36,6 +42,7 @@ export async function startServiceRuntime(settings: Settings, log: Logger): Prom
   return {
     orm,
     databaseUrl: database.url,
+    migrationUrl: database.migrationUrl,
     temporalAddress,
     devServer,
     embeddedPostgres: database.embedded,

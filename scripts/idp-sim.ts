@@ -93,8 +93,8 @@ async function openDatabase(settings: Settings): Promise<{ orm: Orm; close: () =
     return { orm, close: () => orm.close() };
   }
   const database = await resolveDatabase(settings, createLogger('warn', 'idp-sim'));
+  await migrate(database.migrationUrl, database.url);
   const orm = await openOrm(database.url, 2);
-  await migrate(orm, database.url);
   return {
     orm,
     async close() {

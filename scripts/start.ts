@@ -19,7 +19,12 @@ loadKeycloakSettings(process.env);
 loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
 const runtime = await startServiceRuntime(settings, log);
-const env = { ...process.env, DATABASE_URL: runtime.databaseUrl, TEMPORAL_ADDRESS: runtime.temporalAddress };
+const env = {
+  ...process.env,
+  DATABASE_URL: runtime.databaseUrl,
+  DATABASE_MIGRATION_URL: runtime.migrationUrl,
+  TEMPORAL_ADDRESS: runtime.temporalAddress,
+};
 const processes = [startServiceProcess('worker', 'worker/main.ts', env, log), startServiceProcess('api', 'api/main.ts', env, log)];
 
 let stopping = false;

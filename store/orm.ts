@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { grantRuntimePrivileges, roleOf } from './runtimeRolePrivileges.ts';
 
 export type Orm = MikroORM;
 
@@ -23,16 +24,22 @@ export async function openOrm(databaseUrl: string, poolMax: number): Promise<Orm
 const MIGRATION_LOCK_KEY = 7_202_611_210;
 
 /**
- * Runs pending migrations under a PostgreSQL advisory lock, so API and worker processes starting together against
- * one database migrate one after the other instead of racing.
+ * Runs pending migrations as the schema's owner under a PostgreSQL advisory lock, so API and worker processes starting
+ * together against one database migrate one after the other instead of racing; then grants the runtime role (the
+ * role of `runtimeUrl`, when it is another) what it may do. Answers whether the runtime is a role of its own.
  */
-export async function migrate(orm: Orm, databaseUrl: string): Promise<void> {
-  const lock = new pg.Client({ connectionString: databaseUrl });
+export async function migrate(migrationUrl: string, runtimeUrl: string = migrationUrl): Promise<{ separateRuntimeRole: boolean }> {
+  const lock = new pg.Client({ connectionString: migrationUrl });
   await lock.connect();
+  const orm = await openOrm(migrationUrl, 1);
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await orm.migrator.up();
+    const separateRuntimeRole = roleOf(runtimeUrl) !== roleOf(migrationUrl);
+    if (separateRuntimeRole) await grantRuntimePrivileges(migrationUrl, roleOf(runtimeUrl));
+    return { separateRuntimeRole };
   } finally {
+    await orm.close();
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     await lock.end();
   }

@@ -9,6 +9,7 @@ import { Migration20261122000008AuditStreams } from './Migration20261122000008Au
 import { Migration20261122000009TenantListing } from './Migration20261122000009TenantListing.ts';
 import { Migration20261122000010LifecycleTimers } from './Migration20261122000010LifecycleTimers.ts';
 import { Migration20261122000012AuditRecordedBy } from './Migration20261122000012AuditRecordedBy.ts';
+import { Migration20261122000013ChainAsOwner } from './Migration20261122000013ChainAsOwner.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261122000009TenantListing', class: Migration20261122000009TenantListing },
   { name: 'Migration20261122000010LifecycleTimers', class: Migration20261122000010LifecycleTimers },
   { name: 'Migration20261122000012AuditRecordedBy', class: Migration20261122000012AuditRecordedBy },
+  { name: 'Migration20261122000013ChainAsOwner', class: Migration20261122000013ChainAsOwner },
 ];

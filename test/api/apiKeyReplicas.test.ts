@@ -22,7 +22,8 @@ async function startApiProcess(): Promise<ApiProcess> {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
-      DATABASE_URL: inject('databaseUrl'),
+      DATABASE_URL: inject('runtimeDatabaseUrl'),
+      DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `replicas-${port}`,
       PORT: String(port),

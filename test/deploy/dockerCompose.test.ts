@@ -2,7 +2,7 @@
  * docker-compose.yml cannot be started on the machines that run these tests (no Docker engine), so its rules are
  * checked here instead: the stack is complete, starts in order, hands the service every setting its own loaders
  * require, and mounts files that exist. The file is read as Compose reads it: YAML, then ${VAR:-default}
- * interpolation with an empty environment (the defaults a plain `docker compose up` gets).
+ * interpolation with the variables of .env.example (what `cp .env.example .env && docker compose up` gets).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -56,7 +56,11 @@ function interpolate(value: unknown, env: Record<string, string | undefined>): u
   return value;
 }
 
-const compose = interpolate(parse(read('docker-compose.yml')), {}) as { services: Record<string, ComposeService> };
+/** KEY=value lines, as Compose reads an .env file. */
+const dotEnv = (text: string) =>
+  Object.fromEntries(text.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+const exampleEnv = dotEnv(read('.env.example'));
+const compose = interpolate(parse(read('docker-compose.yml')), exampleEnv) as { services: Record<string, ComposeService> };
 const services = compose.services;
 const serviceNames = Object.keys(services);
 
@@ -290,7 +294,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('the registry, Temporal and Keycloak use separate databases and roles, all created on first start', () => {
-    const registry = new URL(environmentOf('api').DATABASE_URL!);
+    const registry = new URL(environmentOf('api').DATABASE_MIGRATION_URL!);
     const temporal = environmentOf('temporal');
     const keycloak = environmentOf('keycloak');
     const databases = [registry.pathname.slice(1), temporal.DBNAME, temporal.VISIBILITY_DBNAME, keycloak.KC_DB_URL_DATABASE];
@@ -302,6 +306,29 @@ describe('docker-compose.yml', () => {
     const script = readFileSync(resolve(root, init!.source), 'utf8');
     for (const database of databases) expect(script, database).toMatch(new RegExp(`CREATE DATABASE ${database}\\b`, 'i'));
     for (const role of roles) expect(script, role).toMatch(new RegExp(`CREATE ROLE ${role}\\b`, 'i'));
+  });
+
+  it('holds no secret: every password and client secret is required from .env, and .env.example names each one', () => {
+    const text = read('docker-compose.yml');
+    const required = [...text.matchAll(/\$\{([A-Z_]+):\?[^}]*\}/g)].map((match) => match[1]!);
+    for (const name of new Set(required)) expect(exampleEnv[name], name).toBeTruthy();
+    for (const match of text.matchAll(/^\s*([A-Z_]*(PASSWORD|PWD|SECRET))\s*:\s*(.*)$/gm)) {
+      expect(match[3], match[1]).toMatch(/^\$\{[A-Z_]+:\?/);
+    }
+    expect(() => interpolate(parse(text), {})).toThrow(/is required/);
+  });
+
+  it('the service runs as a runtime role of its own; the schema owner only migrates, and first start creates both', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const environment = environmentOf(name);
+      const runtime = new URL(environment.DATABASE_URL!);
+      const owner = new URL(environment.DATABASE_MIGRATION_URL!);
+      expect(runtime.username, name).not.toBe(owner.username);
+      expect(runtime.pathname, name).toBe(owner.pathname);
+      const script = readFileSync(resolve(root, bindMounts('postgres').find((m) => m.target.startsWith('/docker-entrypoint-initdb.d/'))!.source), 'utf8');
+      expect(script).toMatch(new RegExp(`CREATE ROLE ${runtime.username} LOGIN\\b`));
+      expect(script).toMatch(new RegExp(`CREATE DATABASE ${owner.pathname.slice(1)} OWNER ${owner.username};`));
+    }
   });
 
   it('published host ports do not collide', () => {

@@ -60,11 +60,11 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   });
   const service = await startTestService(settings, { tenantActors: dispatcher });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
-  const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.orm, service.baseUrl);
+  const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.identityProvider = idp;
   service.deps.auditStreamStarter = new AuditStreamStarter(dispatcher.client, taskQueue, 3000);
   service.deps.readiness = () =>
-    runChecks({ store: storeCheck(service.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
+    runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const log = createLogger('silent', 'test-relay');
   const relay = startOutboxRelay({ outbox: service.deps.stores.outbox, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500 });
 
@@ -82,7 +82,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
         connection,
         taskQueue,
         workflowBundle: { codePath: inject('workflowBundlePath') },
-        activities: workerActivities({ orm: service.orm, idp, auditStreamTimeoutMs: 2_000 }),
+        activities: workerActivities({ orm: service.deps.orm, idp, auditStreamTimeoutMs: 2_000 }),
       });
       running = worker.run();
     },

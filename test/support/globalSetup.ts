@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../platform/embeddedPostgres.ts';
 import { createLogger } from '../../platform/logger.ts';
-import { migrate, openOrm } from '../../store/orm.ts';
+import { migrate } from '../../store/orm.ts';
+import { EMBEDDED_RUNTIME_ROLE as RUNTIME_ROLE } from '../../platform/database.ts';
 import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,10 @@ import { freePort } from '../../platform/freePort.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The schema's owner: what tests inspect (and tamper) with. */
     databaseUrl: string;
+    /** The runtime role the service under test runs as, with only the privileges it is granted. */
+    runtimeDatabaseUrl: string;
     temporalAddress: string;
     workflowBundlePath: string;
   }
@@ -26,26 +30,33 @@ export default async function setup(project: TestProject) {
   let baseUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   let databaseUrl: string;
+  let runtimeDatabaseUrl: string;
   if (baseUrl) {
     const { default: pg } = await import('pg');
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
     await admin.query(`create database "${name}"`);
+    const found = await admin.query('select 1 from pg_roles where rolname = $1', [RUNTIME_ROLE]);
+    if (found.rowCount === 0) await admin.query(`create role ${RUNTIME_ROLE} login password '${RUNTIME_ROLE}'`);
     await admin.end();
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
+    url.username = RUNTIME_ROLE;
+    url.password = RUNTIME_ROLE;
+    runtimeDatabaseUrl = url.toString();
   } else {
     const port = Number(process.env.TEST_PG_PORT ?? 54339);
     const pg = await startEmbeddedPostgres(resolve(import.meta.dirname, '../../.data/test'), port, log);
     await pg.createDatabase(name);
+    await pg.ensureLoginRole(RUNTIME_ROLE);
     databaseUrl = pg.url(name);
+    runtimeDatabaseUrl = pg.url(name, RUNTIME_ROLE);
     stop = () => pg.stop();
   }
-  const orm = await openOrm(databaseUrl, 2);
-  await migrate(orm, databaseUrl);
-  await orm.close();
+  await migrate(databaseUrl, runtimeDatabaseUrl);
   project.provide('databaseUrl', databaseUrl);
+  project.provide('runtimeDatabaseUrl', runtimeDatabaseUrl);
 
   // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);

@@ -7,7 +7,8 @@ export function spawnWorker(taskQueue: string): ChildProcess {
   return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
     env: {
       ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
+      DATABASE_URL: inject('runtimeDatabaseUrl'),
+      DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_TASK_QUEUE: taskQueue,
       IDP_ADMIN_URL: '',

@@ -26,13 +26,15 @@ export interface TestResponse {
 export async function startTestService(overrides: Partial<Settings> = {}, extra: Partial<AppDependencies> = {}): Promise<TestService> {
   const settings = { ...loadSettings({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...overrides };
   const log = createLogger(settings.LOG_LEVEL, 'test');
-  const orm = await openOrm(inject('databaseUrl'), 5);
+  // The app runs as the runtime role, as deployed; the test's own queries run as the schema's owner.
+  const orm = await openOrm(inject('databaseUrl'), 2);
+  const appOrm = await openOrm(inject('runtimeDatabaseUrl'), 5);
   const given: AppDependencies = {
     settings,
     authConfig: { enabled: false },
-    orm,
+    orm: appOrm,
     log,
-    readiness: () => runChecks({ store: storeCheck(orm) }, 2000),
+    readiness: () => runChecks({ store: storeCheck(appOrm) }, 2000),
     ...extra,
   };
   const { app, context: deps } = createApp(given);
@@ -60,6 +62,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     },
     async close() {
       await http.close(1000);
+      await appOrm.close();
       await orm.close();
     },
   };
