@@ -6,6 +6,7 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware, publicPathsOf } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
+import { rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
 import { exactPathRoutes, mountRoute } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
@@ -46,12 +47,22 @@ function completeContext(deps: AppDependencies): AppContext {
   };
 }
 
+/** Verify and claims by their exact paths; the public probes are never limited; everything else shares one budget. */
+function rateLimitClassOf(routes: AnyRoute[], publicPaths: ReadonlySet<string>): (path: string) => RateLimitClass | undefined {
+  const own = new Map<string, RateLimitClass>();
+  for (const route of routes) {
+    if (route.operationId === 'verifyApiKey') own.set(route.path, 'verify');
+    if (route.operationId === 'resolveClaims') own.set(route.path, 'claims');
+  }
+  return (path) => own.get(path) ?? (publicPaths.has(path) ? undefined : 'default');
+}
+
 export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes): BuiltApp {
   const context = completeContext(deps);
   const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
   app.silent = true;
   const router = new Router();
-  const openApiDocument = buildOpenApiDocument(routes, { authEnabled: deps.authConfig.enabled });
+  const openApiDocument = buildOpenApiDocument(routes, { authEnabled: deps.authConfig.enabled, rateLimited: rateLimitsConfigured(deps.settings) });
   for (const route of routes) mountRoute(router, route, context);
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApiDocument;
@@ -59,7 +70,10 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(requestScope(deps.log));
   app.use(errorHandler());
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
-  app.use(createAuthMiddleware(deps.authConfig, publicPathsOf(routes)));
+  const publicPaths = publicPathsOf(routes);
+  app.use(createAuthMiddleware(deps.authConfig, publicPaths));
+  const limits = rateLimit(deps.settings, rateLimitClassOf(routes, publicPaths));
+  if (limits) app.use(limits);
   app.use(methodNotAllowed(router));
   app.use(exactPathRoutes(routes, context));
   app.use(router.routes());

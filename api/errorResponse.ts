@@ -8,6 +8,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
 };
@@ -19,6 +20,7 @@ const CODE_OF_STATUS: Record<number, string> = {
   405: 'method_not_allowed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  429: 'rate_limited',
   501: 'not_implemented',
 };
 

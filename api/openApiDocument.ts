@@ -1,13 +1,26 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { ADMIN_SCOPE, SCOPES } from './auth/scopes.ts';
+import { ErrorBody } from '../domain/schemas/common.ts';
+
+/** The answers the service's configuration adds to an operation: refusals of authentication and rate limits. */
+function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boolean; rateLimited?: boolean }): AnyRoute['responses'] {
+  const added: AnyRoute['responses'] = {};
+  if (route.access === 'public') return added;
+  if (options.authEnabled) {
+    added[401] = { description: 'no valid bearer token (WWW-Authenticate names the problem)', schema: ErrorBody };
+    added[403] = { description: `the token lacks the scope ${route.access} (or registry:admin)`, schema: ErrorBody };
+  }
+  if (options.rateLimited) added[429] = { description: "the caller's rate limit is spent; retry after Retry-After seconds", schema: ErrorBody };
+  return added;
+}
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas and route list that the router serves. The bearer
  * scheme is declared only when the service requires it (AUTH_ENABLED): a document that asks for a token the
  * service does not want would make every generated client send one.
  */
-export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled: boolean }) {
+export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled: boolean; rateLimited?: boolean }) {
   const registry = new OpenAPIRegistry();
   if (options.authEnabled) {
     registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -40,7 +53,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
           : {}),
       },
       responses: Object.fromEntries(
-        Object.entries(route.responses).map(([status, r]) => [
+        Object.entries({ ...route.responses, ...responsesOfConfiguration(route, options) }).map(([status, r]) => [
           status,
           {
             description: r.description,

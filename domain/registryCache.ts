@@ -37,6 +37,7 @@ export interface RegistryCacheOptions {
   ttlMs: number;
   maxKeys?: number;
   maxTenants?: number;
+  maxMissingKeys?: number;
   now?: () => number;
 }
 
@@ -82,6 +83,11 @@ export class RegistryCache {
   readonly ttlMs: number;
   readonly #now: () => number;
   readonly #keys: BoundedTtlMap<string, CachedApiKey>;
+  /**
+   * Prefixes no key has (verify's negative cache): a checksummed random key is free to make, and without this each
+   * one would cost a read. A prefix is 80 random bits drawn at creation, so no key made later can have one of these.
+   */
+  readonly #missingKeys: BoundedTtlMap<string, true>;
   readonly #tenants: BoundedTtlMap<string, CachedTenant>;
   /** slug → tenant id; a hit is confirmed against the tenant's own slug. */
   readonly #slugs: BoundedTtlMap<string, string>;
@@ -95,6 +101,8 @@ export class RegistryCache {
     this.#now = options.now ?? Date.now;
     // ~450 bytes a key: 50,000 keys (more than a replica verifies within one TTL in any sane deployment) are ~22 MB.
     this.#keys = new BoundedTtlMap(options.maxKeys ?? 50_000);
+    // ~100 bytes a prefix: a flood of made-up keys costs at most ~10 MB, then the oldest are forgotten.
+    this.#missingKeys = new BoundedTtlMap(options.maxMissingKeys ?? 100_000);
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
   }
@@ -113,6 +121,16 @@ export class RegistryCache {
 
   apiKey(prefix: string): CachedApiKey | undefined {
     return this.active ? this.#keys.get(prefix, this.#now()) : undefined;
+  }
+
+  /** True when a recent read found no key with this prefix. */
+  apiKeyKnownMissing(prefix: string): boolean {
+    return this.active && this.#missingKeys.get(prefix, this.#now()) === true;
+  }
+
+  putMissingApiKey(prefix: string, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    this.#missingKeys.set(prefix, true, this.#now() + this.ttlMs);
   }
 
   tenant(id: string): CachedTenant | undefined {
@@ -141,6 +159,7 @@ export class RegistryCache {
   invalidateApiKey(prefix: string): void {
     this.#generation += 1;
     this.#keys.delete(prefix);
+    this.#missingKeys.delete(prefix);
   }
 
   /** The tenant's status, plan or entitlements changed. Keys only hold the tenant id, so they stay. */
@@ -152,6 +171,7 @@ export class RegistryCache {
   clear(): void {
     this.#generation += 1;
     this.#keys.clear();
+    this.#missingKeys.clear();
     this.#tenants.clear();
     this.#slugs.clear();
   }

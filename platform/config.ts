@@ -62,6 +62,17 @@ const Settings = z.object({
   AUDIT_STREAM_TIMEOUT_MS: integer(5_000),
   /** How often the API makes sure every live audit stream has its delivery workflow. */
   AUDIT_STREAM_RECONCILE_INTERVAL_MS: integer(30_000),
+  /**
+   * Per-client rate limits (token buckets keyed by the token's client, or by the address with authentication off):
+   * requests per second and burst for verify, for claims, and for every other route; a rate of 0 is no limit, a
+   * burst of 0 is two seconds' worth. Past the budget: 429 rate_limited with Retry-After.
+   */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(0),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(0),
+  RATE_LIMIT_VERIFY_PER_SECOND: z.coerce.number().min(0).default(0),
+  RATE_LIMIT_VERIFY_BURST: z.coerce.number().int().min(0).default(0),
+  RATE_LIMIT_CLAIMS_PER_SECOND: z.coerce.number().min(0).default(0),
+  RATE_LIMIT_CLAIMS_BURST: z.coerce.number().int().min(0).default(0),
   /** Base URL the simulated provider puts in its invite links. */
   PUBLIC_BASE_URL: optionalText,
 });

@@ -22,7 +22,7 @@ export interface VerifyDependencies {
  * The verdict on a presented key, always as a value (the route answers 200 whatever happens). A malformed or
  * mistyped key is NOT_FOUND on its checksum before any store or cache read. A well-formed one is looked up by its
  * public prefix in the cache, else with one indexed read that fills the cache, expired keys included, so a known key
- * never costs a read; time-based rules are judged on every call. Nothing about the key is told before its hash
+ * never costs a read, nor does a prefix just found to have no key; time-based rules are judged on every call. Nothing about the key is told before its hash
  * matched: whoever knows only a prefix learns NOT_FOUND.
  */
 export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Promise<ApiKeyVerify> {
@@ -31,12 +31,16 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
   const parsed = parseApiKey(wants.key);
   if (!parsed) return NOT_FOUND;
   const { cache } = deps;
+  if (cache?.apiKeyKnownMissing(parsed.prefix)) return NOT_FOUND;
   let key = cache?.apiKey(parsed.prefix);
   let tenantStatus: string | undefined;
   if (!key) {
     const generation = cache?.generation() ?? 0;
     const found = await deps.keys.findVerifiable(parsed.prefix);
-    if (!found) return NOT_FOUND;
+    if (!found) {
+      cache?.putMissingApiKey(parsed.prefix, generation);
+      return NOT_FOUND;
+    }
     ({ key, tenantStatus } = found);
     cache?.putApiKey(parsed.prefix, key, generation);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
 import { verifyApiKey, type VerifyDependencies } from '../../../domain/apiKeys/verifyApiKey.ts';
 import { RegistryCache } from '../../../domain/registryCache.ts';
+import { generateApiKey } from '../../../domain/apiKeyFormat.ts';
 import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
 
 const TENANT = '00000000-0000-4000-8000-000000000002';
@@ -28,6 +29,26 @@ describe('verifyApiKey', () => {
     const mistyped = plaintext.slice(0, -9) + (plaintext.at(-9) === 'A' ? 'B' : 'A') + plaintext.slice(-8);
     expect(await verifyApiKey({ key: mistyped }, deps)).toEqual({ valid: false, code: 'NOT_FOUND' });
     expect(keys.verifiableReads).toBe(0);
+  });
+
+  it('a well-formed key that does not exist costs one read, then is NOT_FOUND from the negative cache', async () => {
+    const { keys, deps } = await setup();
+    const { plaintext: unknown } = generateApiKey();
+    for (let i = 0; i < 5; i++) expect(await verifyApiKey({ key: unknown }, deps)).toEqual({ valid: false, code: 'NOT_FOUND' });
+    expect(keys.verifiableReads).toBe(1);
+  });
+
+  it('the negative cache forgets a prefix when it is invalidated, and is off with the cache', async () => {
+    const { keys, deps } = await setup();
+    const { plaintext: unknown, prefix } = generateApiKey();
+    await verifyApiKey({ key: unknown }, deps);
+    deps.cache!.invalidateApiKey(prefix);
+    await verifyApiKey({ key: unknown }, deps);
+    expect(keys.verifiableReads).toBe(2);
+    const uncached = { ...deps, cache: new RegistryCache({ ttlMs: 0 }) };
+    await verifyApiKey({ key: unknown }, uncached);
+    await verifyApiKey({ key: unknown }, uncached);
+    expect(keys.verifiableReads).toBe(4);
   });
 
   it('a known key is judged from the cache after the first read, also once it has expired', async () => {
