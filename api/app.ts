@@ -14,6 +14,7 @@ import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { postgresStores } from '../store/postgresStores.ts';
+import { cachedReadiness } from './readinessChecks.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -33,6 +34,7 @@ function completeContext(deps: AppDependencies): AppContext {
   });
   return {
     ...deps,
+    readiness: cachedReadiness(deps.readiness, deps.settings.READINESS_CACHE_MS, deps.log),
     stores,
     cache,
     lastUsedMarks,
@@ -59,7 +61,7 @@ function rateLimitClassOf(routes: AnyRoute[], publicPaths: ReadonlySet<string>):
 
 export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes): BuiltApp {
   const context = completeContext(deps);
-  const app = new Koa({ proxy: deps.settings.TRUST_PROXY });
+  const app = new Koa({ proxy: deps.settings.TRUST_PROXY, maxIpsCount: deps.settings.TRUST_PROXY_HOPS });
   app.silent = true;
   const router = new Router();
   const openApiDocument = buildOpenApiDocument(routes, { authEnabled: deps.authConfig.enabled, rateLimited: rateLimitsConfigured(deps.settings) });

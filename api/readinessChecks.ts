@@ -30,3 +30,30 @@ export const storeCheck = (orm: Orm): Check => async () => {
   await pingStore(orm);
   return { status: 'up' };
 };
+
+/**
+ * /readyz is public: its answer is shared for `ttlMs` by every caller (one run of the checks at a time, so a flood of
+ * probes costs one ping of each dependency per interval), and says only up or down. Why a check is down (a host
+ * name, a driver's error text) goes to the log, not to whoever asks.
+ */
+export function cachedReadiness(
+  run: () => Promise<Record<string, CheckResult>>,
+  ttlMs: number,
+  log: { warn(details: object, message: string): void },
+): () => Promise<Record<string, CheckResult>> {
+  let last: { at: number; result: Promise<Record<string, CheckResult>> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (last && now - last.at < ttlMs) return last.result;
+    const result = run().then((checks) => {
+      for (const [check, { status, message }] of Object.entries(checks)) {
+        if (status === 'down') log.warn({ check, cause: message }, 'readiness check down');
+      }
+      return Object.fromEntries(
+        Object.entries(checks).map(([name, { status }]) => [name, status === 'down' ? { status, message: 'unreachable' } : { status }]),
+      );
+    });
+    last = { at: now, result };
+    return result;
+  };
+}

@@ -3,6 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
+import { securityWarnings } from './securityWarnings.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, type RunningHttpServer } from '../platform/httpServer.ts';
@@ -30,6 +31,7 @@ export async function startApi(options: {
   idp: IdentityProvider;
 }): Promise<RunningApi> {
   const { settings, log, orm, idp } = options;
+  for (const { level, message } of securityWarnings(settings, options.authConfig)) log[level](message);
   const dispatcher = new TenantActorDispatcher({
     address: options.temporalAddress,
     namespace: settings.TEMPORAL_NAMESPACE,

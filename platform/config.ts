@@ -12,9 +12,15 @@ const integer = (fallback: number) => z.coerce.number().int().positive().default
 /** Every setting of the service with its default; README's configuration table mirrors this. */
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  /** Trust X-Forwarded-For for the audit log's source_ip; only behind a proxy that sets it. */
+  /** Loopback unless told otherwise: the container image sets 0.0.0.0, where the network is the container's own. */
+  HOST: z.string().default('127.0.0.1'),
+  /** Trust X-Forwarded-For for the audit log's source_ip and rate limits; only behind a proxy that sets it. */
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /**
+   * How many proxies of ours stand in front (with TRUST_PROXY): the client is the address that many entries from the
+   * right of X-Forwarded-For, never the leftmost, which the client itself writes.
+   */
+  TRUST_PROXY_HOPS: integer(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   /**
@@ -73,6 +79,8 @@ const Settings = z.object({
   RATE_LIMIT_VERIFY_BURST: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_CLAIMS_PER_SECOND: z.coerce.number().min(0).default(0),
   RATE_LIMIT_CLAIMS_BURST: z.coerce.number().int().min(0).default(0),
+  /** How long one run of the readiness checks answers every /readyz call (0: each call runs them). */
+  READINESS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** Base URL the simulated provider puts in its invite links. */
   PUBLIC_BASE_URL: optionalText,
 });

@@ -66,6 +66,19 @@ describe('POST /v1/audit', () => {
       const res = await proxied.request('POST', '/v1/audit', { action: 'test.ip' }, { 'x-forwarded-for': '203.0.113.9' });
       expect(res.status).toBe(201);
       expect(res.body.source_ip).toBe('203.0.113.9');
+      // A client may send its own X-Forwarded-For; the proxy appends the address it saw, so only the rightmost counts.
+      const forged = await proxied.request('POST', '/v1/audit', { action: 'test.ip' }, { 'x-forwarded-for': '10.9.9.9, 203.0.113.9' });
+      expect(forged.body.source_ip).toBe('203.0.113.9');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('with TRUST_PROXY_HOPS=2, the client is the second address from the right', async () => {
+    const proxied = await startTestService({ TRUST_PROXY: true, TRUST_PROXY_HOPS: 2 });
+    try {
+      const res = await proxied.request('POST', '/v1/audit', { action: 'test.ip' }, { 'x-forwarded-for': '10.9.9.9, 198.51.100.7, 10.0.0.2' });
+      expect(res.body.source_ip).toBe('198.51.100.7');
     } finally {
       await proxied.close();
     }

@@ -169,12 +169,15 @@ describe('health and readiness', () => {
     const doomedName = `readyz_${process.pid}_${Date.now()}`;
     url.pathname = `/${doomedName}`;
     const doomed = await openOrm(url.toString(), 1); // MikroORM creates the missing database on init
-    const watched = await startTestService({}, { readiness: () => runChecks({ store: storeCheck(doomed) }, 2000) });
+    const watched = await startTestService({ READINESS_CACHE_MS: 0 }, { readiness: () => runChecks({ store: storeCheck(doomed) }, 2000) });
     try {
       expect((await watched.request('GET', '/readyz')).status).toBe(200);
       await service.orm.em.fork().execute(`drop database "${doomedName}" with (force)`);
       const res = await watched.request('GET', '/readyz');
       expectErrorBody(res, 503, 'unavailable');
+      // Public: down, and nothing of the driver's error text (database names, hosts).
+      expect(res.body.checks.store).toEqual({ status: 'down', message: 'unreachable' });
+      expect(JSON.stringify(res.body)).not.toContain(doomedName);
       // Liveness does not depend on the store.
       expect((await watched.request('GET', '/healthz')).status).toBe(200);
     } finally {

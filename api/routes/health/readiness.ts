@@ -20,7 +20,7 @@ export const readinessRoute = defineRoute({
   handler: async (_input, { deps }) => {
     const checks = await deps.readiness();
     if (checks.store?.status !== 'up') {
-      return { status: 503, body: { error: 'unavailable', message: `store unreachable: ${checks.store?.message ?? 'unknown'}`, checks } };
+      return { status: 503, body: { error: 'unavailable', message: 'store unreachable', checks } };
     }
     return { status: 200, body: { status: 'ready', checks } };
   },
