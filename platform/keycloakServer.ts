@@ -20,11 +20,13 @@ export const CALLER_CLIENT_ID = 'tenant-registry-caller';
 export const CALLER_NO_AUDIENCE_CLIENT_ID = 'tenant-registry-caller-no-audience';
 /** The service client the tenant-registry-claims mapper authenticates to the registry with. */
 export const CLAIMS_MAPPER_CLIENT_ID = 'tenant-registry-claims-mapper';
+/** A product's client: it verifies API keys (scope keys:verify) and nothing else. */
+export const PRODUCT_CLIENT_ID = 'tenant-registry-product';
 /** The public PKCE client a person signs in to (platform/keycloakDemoApp.ts); its tokens carry the registry's claims. */
 export const DEMO_APP_CLIENT_ID = 'tenant-registry-demo-app';
 
 /** The realm file takes the clients' secrets from the environment of Keycloak (placeholders), so none is committed. */
-export type RealmClientSecrets = { admin: string; caller: string; callerNoAudience: string; claimsMapper: string };
+export type RealmClientSecrets = { admin: string; caller: string; callerNoAudience: string; claimsMapper: string; product: string };
 
 export type KeycloakServerOptions = {
   /** HTTP port on 127.0.0.1; default: a free one. */
@@ -69,6 +71,7 @@ export async function startKeycloak(options: KeycloakServerOptions, log: Logger)
     caller: options.secrets?.caller ?? secret(),
     callerNoAudience: options.secrets?.callerNoAudience ?? secret(),
     claimsMapper: options.secrets?.claimsMapper ?? secret(),
+    product: options.secrets?.product ?? secret(),
   };
   const bootstrapAdmin = options.bootstrapAdmin ?? { username: 'admin', password: secret() };
 
@@ -104,6 +107,7 @@ export async function startKeycloak(options: KeycloakServerOptions, log: Logger)
       TENANT_REGISTRY_CALLER_CLIENT_SECRET: secrets.caller,
       TENANT_REGISTRY_CALLER_NO_AUDIENCE_CLIENT_SECRET: secrets.callerNoAudience,
       TENANT_REGISTRY_CLAIMS_MAPPER_CLIENT_SECRET: secrets.claimsMapper,
+      TENANT_REGISTRY_PRODUCT_CLIENT_SECRET: secrets.product,
       ...(options.registryUrl ? { TENANT_REGISTRY_URL: options.registryUrl } : {}),
       TENANT_REGISTRY_SMTP_HOST: options.smtp.host,
       TENANT_REGISTRY_SMTP_PORT: String(options.smtp.port),

@@ -9,7 +9,7 @@
  * (default .data/keycloak/mail), DEMO_APP_PORT (default 8181), TENANT_REGISTRY_URL (where the claims mapper calls
  * the registry; default http://127.0.0.1:8080), and the client secrets TENANT_REGISTRY_ADMIN_CLIENT_SECRET,
  * TENANT_REGISTRY_CALLER_CLIENT_SECRET, TENANT_REGISTRY_CALLER_NO_AUDIENCE_CLIENT_SECRET,
- * TENANT_REGISTRY_CLAIMS_MAPPER_CLIENT_SECRET (default: random per start).
+ * TENANT_REGISTRY_CLAIMS_MAPPER_CLIENT_SECRET, TENANT_REGISTRY_PRODUCT_CLIENT_SECRET (default: random per start).
  */
 import { resolve } from 'node:path';
 import { createLogger } from '../platform/logger.ts';
@@ -40,6 +40,7 @@ try {
         caller: env.TENANT_REGISTRY_CALLER_CLIENT_SECRET,
         callerNoAudience: env.TENANT_REGISTRY_CALLER_NO_AUDIENCE_CLIENT_SECRET,
         claimsMapper: env.TENANT_REGISTRY_CLAIMS_MAPPER_CLIENT_SECRET,
+        product: env.TENANT_REGISTRY_PRODUCT_CLIENT_SECRET,
       },
       registryUrl: env.TENANT_REGISTRY_URL?.trim() || undefined,
       logFile: resolve(dataDir, 'keycloak.log'),
