@@ -6,6 +6,7 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware, publicPathsOf } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
+import { codecCors } from './middleware/codecCors.ts';
 import { rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
 import { exactPathRoutes, mountRoute } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   });
   app.use(requestScope(deps.log));
   app.use(errorHandler());
+  app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   const publicPaths = publicPathsOf(routes);
   app.use(createAuthMiddleware(deps.authConfig, publicPaths));

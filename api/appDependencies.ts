@@ -11,6 +11,7 @@ import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
+import type { PayloadCodec } from '@temporalio/common';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -32,6 +33,8 @@ export interface AppDependencies {
    * startApi also connects it to the tables' change notifications (store/changeListener.ts).
    */
   cache?: RegistryCache;
+  /** The Temporal payload codec, served to the Web UI at /codec (absent: those routes answer 404). */
+  payloadCodec?: PayloadCodec;
   /** The aggregates' stores; createApp makes the PostgreSQL ones when none are given. */
   stores?: RegistryStores;
 }

@@ -19,5 +19,5 @@ const authConfig = loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
 const runtime = await startServiceRuntime(settings, log);
 const { idp } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
+const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: runtime.temporal, idp });
 shutdownOnSignals(log, [() => api.stop(), () => runtime.stop()]);

@@ -4,6 +4,7 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import { securityWarnings } from './securityWarnings.ts';
+import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, type RunningHttpServer } from '../platform/httpServer.ts';
@@ -27,13 +28,13 @@ export async function startApi(options: {
   authConfig: AuthConfig;
   log: Logger;
   orm: Orm;
-  temporalAddress: string;
+  temporal: TemporalAccess;
   idp: IdentityProvider;
 }): Promise<RunningApi> {
   const { settings, log, orm, idp } = options;
   for (const { level, message } of securityWarnings(settings, options.authConfig)) log[level](message);
   const dispatcher = new TenantActorDispatcher({
-    address: options.temporalAddress,
+    temporal: options.temporal,
     namespace: settings.TEMPORAL_NAMESPACE,
     taskQueue: settings.TEMPORAL_TASK_QUEUE,
     handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
@@ -58,6 +59,7 @@ export async function startApi(options: {
     log,
     tenantActors: dispatcher,
     identityProvider: idp,
+    payloadCodec: options.temporal.payloadCodec,
     // Only the store decides the status code; the provider and Temporal are reported beside it.
     readiness: () =>
       runChecks(

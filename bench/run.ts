@@ -20,7 +20,8 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { EMBEDDED_RUNTIME_ROLE } from '../platform/database.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts';
@@ -218,6 +219,51 @@ async function main(): Promise<void> {
     entry.half = { rate, result: { ...half, rss: serviceRss.stop() } };
     log(`  ${half.rps.toFixed(0)} req/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms, ${half.errors} errors`);
   }
+  // Verify through an API process with rate limits on (a budget no load reaches: the limiter runs, never refuses),
+  // started beside npm start's own API against the same database and Temporal: the cost of the limiter per request.
+  const verifyScenario = scenarios.find((s) => s.name === 'verify, valid key')!;
+  if (!args.only || LIMITED_ROW.includes(args.only)) {
+    const limitedPort = await freePort();
+    let limitedAlive = true;
+    let limitedDone = false;
+    const limited = startNode(
+      'api/main.ts',
+      {
+        PORT: String(limitedPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`,
+        DATABASE_MIGRATION_URL: databaseUrl,
+        TEMPORAL_ADDRESS: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}`,
+        TEMPORAL_PAYLOAD_KEYS: (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim(),
+        IDP_ADMIN_URL: '',
+        AUTH_ENABLED: 'false',
+        PUBLIC_BASE_URL: serviceUrl,
+        // Hand-offs and stream reconciliation belong to npm start's API.
+        OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
+        AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
+        RATE_LIMIT_PER_SECOND: '1000000000',
+        RATE_LIMIT_VERIFY_PER_SECOND: '1000000000',
+        RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000',
+      },
+      (code, out) => {
+        limitedAlive = false;
+        if (!stopping && !limitedDone) log(`the rate-limited API exited with ${code}:\n${out}`);
+      },
+    );
+    children.push(limited);
+    await waitForHttp(`http://127.0.0.1:${limitedPort}/readyz`, 120_000, () => limitedAlive);
+    log(`${LIMITED_ROW} (${verifyScenario.connections} connections, ${verifyScenario.duration} s)`);
+    const load = { url: `http://127.0.0.1:${limitedPort}`, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
+    if (!quick) await drive({ ...load, durationSeconds: 300, amount: verifyScenario.requests!.length });
+    if (verifyScenario.warmup > 0) await drive({ ...load, durationSeconds: verifyScenario.warmup });
+    const result = await drive({ ...load, durationSeconds: verifyScenario.duration });
+    log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`);
+    measured.push({ scenario: { ...verifyScenario, name: LIMITED_ROW }, result: { ...result, rss: 0 } });
+    limitedDone = true;
+    await limited.stop(5_000);
+  }
   const exportSelected = !args.only || EXPORT_ROW.includes(args.only);
   let exported: Measured | undefined;
   if (exportSelected) {
@@ -310,6 +356,7 @@ async function main(): Promise<void> {
 type Measured = LoadResult & { rss: number };
 
 const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
+const LIMITED_ROW = 'verify, valid key, rate limits on (a second API process)';
 
 function meanOf(a: Measured, b: Measured): Measured {
   const mean = (x: number, y: number) => (x + y) / 2;

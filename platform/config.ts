@@ -42,6 +42,19 @@ const Settings = z.object({
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
   /** host:port of Temporal's frontend; empty: `npm start` runs a local development server. */
   TEMPORAL_ADDRESS: optionalText,
+  /** TLS to Temporal (TEMPORAL_TLS, or implied by a CA or client certificate file): platform/temporal/temporalTls.ts. */
+  TEMPORAL_TLS: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  TEMPORAL_TLS_CA_FILE: optionalText,
+  TEMPORAL_TLS_CERT_FILE: optionalText,
+  TEMPORAL_TLS_KEY_FILE: optionalText,
+  TEMPORAL_TLS_SERVER_NAME: optionalText,
+  /**
+   * `id:base64(32 bytes),...`: AES-256-GCM keys of the Temporal payload codec, the first encrypting. Required with
+   * TEMPORAL_ADDRESS; on the embedded defaults a development key is made in DATA_DIR.
+   */
+  TEMPORAL_PAYLOAD_KEYS: optionalText,
+  /** Origins allowed to call the codec endpoint from a browser (the Temporal Web UI); default: the local Web UI. */
+  CODEC_CORS_ORIGINS: optionalText.transform((v) => v?.split(',').map((o) => o.trim()).filter(Boolean)),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('tenant-registry'),
   TEMPORAL_DEV_PORT: integer(7233),

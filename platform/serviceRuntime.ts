@@ -4,12 +4,19 @@ import { resolveDatabase } from './database.ts';
 import { startTemporalDevServer, type RunningDevServer } from './temporalDevServer.ts';
 import { migrate, openOrm, type Orm } from '../store/orm.ts';
 import type { RunningPostgres } from './embeddedPostgres.ts';
+import type { TemporalAccess } from './temporal/temporalAccess.ts';
+import { PayloadEncryptionCodec, type PayloadKey } from './temporal/payloadEncryptionCodec.ts';
+import { resolvePayloadKeys } from './temporal/payloadKeys.ts';
+import { temporalTls } from './temporal/temporalTls.ts';
 
 export interface ServiceRuntime {
   orm: Orm;
   databaseUrl: string;
   migrationUrl: string;
   temporalAddress: string;
+  /** The address with the TLS and payload codec every client and worker of this process uses. */
+  temporal: TemporalAccess;
+  payloadKeys: PayloadKey[];
   devServer?: RunningDevServer;
   embeddedPostgres?: RunningPostgres;
   stop(): Promise<void>;
@@ -33,14 +40,24 @@ export async function startServiceRuntime(settings: Settings, log: Logger): Prom
   if (!temporalAddress) {
     log.info({ port: settings.TEMPORAL_DEV_PORT, uiPort: settings.TEMPORAL_UI_PORT }, 'starting Temporal development server');
     devServer = await startTemporalDevServer(
-      { port: settings.TEMPORAL_DEV_PORT, uiPort: settings.TEMPORAL_UI_PORT, dataDir: `${settings.DATA_DIR}/temporal`, namespace: settings.TEMPORAL_NAMESPACE },
+      {
+        port: settings.TEMPORAL_DEV_PORT,
+        uiPort: settings.TEMPORAL_UI_PORT,
+        uiCodecEndpoint: `http://127.0.0.1:${settings.PORT}/codec`,
+        dataDir: `${settings.DATA_DIR}/temporal`,
+        namespace: settings.TEMPORAL_NAMESPACE,
+      },
       log,
     );
     temporalAddress = devServer.address;
     log.info({ address: devServer.address, webUi: devServer.uiUrl }, 'Temporal development server running');
   }
+  const payloadKeys = await resolvePayloadKeys(settings, log);
+  const temporal: TemporalAccess = { address: temporalAddress, tls: temporalTls(settings), payloadCodec: new PayloadEncryptionCodec(payloadKeys) };
   return {
     orm,
+    temporal,
+    payloadKeys,
     databaseUrl: database.url,
     migrationUrl: database.migrationUrl,
     temporalAddress,

@@ -9,6 +9,8 @@ import { temporalCliPath } from './temporalCli.ts';
 export interface DevServerOptions {
   port: number;
   uiPort: number;
+  /** The codec server the Web UI decodes payloads with (the API's /codec). */
+  uiCodecEndpoint?: string;
   /** Folder for the server's SQLite file; omitted: state lives in memory (tests). */
   dataDir?: string;
   namespace?: string;
@@ -50,6 +52,7 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
     '--ip', '127.0.0.1',
     '--port', String(options.port),
     '--ui-port', String(options.uiPort),
+    ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     '--namespace', options.namespace ?? 'default',
     '--log-level', 'warn',
     // Search attributes and the UI work without these; keeps the dev server's start-up quick.

@@ -3,6 +3,7 @@ import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
 import { startServiceProcess } from '../platform/serviceProcess.ts';
+import { formatPayloadKeys } from '../platform/temporal/payloadKeys.ts';
 import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from '../api/auth/authConfig.ts';
 
@@ -24,6 +25,7 @@ const env = {
   DATABASE_URL: runtime.databaseUrl,
   DATABASE_MIGRATION_URL: runtime.migrationUrl,
   TEMPORAL_ADDRESS: runtime.temporalAddress,
+  TEMPORAL_PAYLOAD_KEYS: formatPayloadKeys(runtime.payloadKeys),
 };
 const processes = [startServiceProcess('worker', 'worker/main.ts', env, log), startServiceProcess('api', 'api/main.ts', env, log)];
 

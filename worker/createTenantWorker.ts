@@ -38,9 +38,10 @@ const quietBundlerLogger = {
   warn: (message: string) => console.warn(message),
   error: (message: string) => console.error(message),
 };
+import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 
 export interface TenantWorkerOptions {
-  address: string;
+  temporal: TemporalAccess;
   namespace: string;
   taskQueue: string;
   orm: Orm;
@@ -65,13 +66,14 @@ export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp
 
 /** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = await NativeConnection.connect({ address: options.temporal.address, tls: options.temporal.tls });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflowsInChildProcess()),
     activities: workerActivities(options),
+    dataConverter: { payloadCodecs: [options.temporal.payloadCodec] },
     ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
   });
   return { worker, connection };

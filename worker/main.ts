@@ -15,6 +15,6 @@ const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
 const runtime = await startServiceRuntime(settings, log);
 const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
-const worker = await startWorker({ settings, log, orm: runtime.orm, temporalAddress: runtime.temporalAddress, idp });
+const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: runtime.temporal, idp });
 shutdownOnSignals(log, [() => worker.stop(), () => runtime.stop()]);
 await worker.running;

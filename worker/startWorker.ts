@@ -3,11 +3,12 @@ import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantWorker } from './createTenantWorker.ts';
+import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 
 /** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
-export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporalAddress: string; idp: IdentityProvider }) {
+export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider }) {
   const { worker, connection } = await createTenantWorker({
-    address: options.temporalAddress,
+    temporal: options.temporal,
     namespace: options.settings.TEMPORAL_NAMESPACE,
     taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
     orm: options.orm,

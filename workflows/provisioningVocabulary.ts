@@ -23,8 +23,9 @@ export interface ProvisioningFailure {
   message: string;
 }
 
+/** `inviteUrl` is answered once, to the request that waited for it (see TenantActor); a later answer has none. */
 export type ProvisioningOutcome =
-  | { status: 'succeeded'; inviteUrl: string }
+  | { status: 'succeeded'; inviteUrl?: string }
   | ({ status: 'failed' } & ProvisioningFailure)
   | { status: 'not_requested' };
 

@@ -47,6 +47,12 @@ export class TenantActor {
   #handled = 0;
   /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
   #timelineStale = true;
+  /**
+   * The invite link of the provisioning that just succeeded, for the waiting tenant creation alone: a seven-day token
+   * that sets the administrator's password. Never in `state`, so no query, continue-as-new input or later answer
+   * carries it; forgotten once answered.
+   */
+  #inviteUrl: string | undefined;
   readonly #idp: TenantActivities;
   readonly #store: TenantActivities;
   readonly #localIdp: TenantActivities;
@@ -54,7 +60,9 @@ export class TenantActor {
 
   constructor(input: TenantActorInput) {
     this.#input = input;
-    this.state = input.state ?? { provisioning: 'idle', runs: 0 };
+    // State carried over from before the link left it: drop the link.
+    const { inviteUrl: _forgotten, ...state } = (input.state ?? { provisioning: 'idle', runs: 0 }) as TenantActorState & { inviteUrl?: string };
+    this.state = state;
     this.#queue = [...(input.pending ?? [])];
     const idpRetry = {
       initialInterval: input.retry.initialIntervalMs,
@@ -75,7 +83,7 @@ export class TenantActor {
   /** The outcome a waiting provisionAndWait update answers with; undefined while provisioning has not ended. */
   outcome(): ProvisioningOutcome | undefined {
     const { state } = this;
-    if (state.provisioning === 'succeeded') return { status: 'succeeded', inviteUrl: state.inviteUrl! };
+    if (state.provisioning === 'succeeded') return this.#inviteUrl ? { status: 'succeeded', inviteUrl: this.#inviteUrl } : { status: 'succeeded' };
     if (state.provisioning === 'failed') return { status: 'failed', ...state.failure! };
     if (state.provisioning === 'not_requested') return { status: 'not_requested' };
     return undefined;
@@ -87,7 +95,9 @@ export class TenantActor {
     setHandler(provisionAndWaitUpdate, async () => {
       enqueue('provision');
       await condition(() => !this.#queue.includes('provision') && this.outcome() !== undefined);
-      return this.outcome()!;
+      const outcome = this.outcome()!;
+      this.#inviteUrl = undefined;
+      return outcome;
     });
     const operator = (command: ActorCommand) => (input?: { requested_by?: string }) => {
       if (input?.requested_by) this.state.requestedBy = input.requested_by;
@@ -245,9 +255,9 @@ export class TenantActor {
       // Claims first, so the user's first token already carries the tenant's bundle.
       await steps.pushTenantClaims(tenantId);
       state.provisioning = 'succeeded';
-      state.inviteUrl = inviteUrl;
+      this.#inviteUrl = inviteUrl;
       state.failure = undefined;
-      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('provision'), false, this.#outcomeContext());
+      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded' }, this.#outcomeId('provision'), false, this.#outcomeContext());
     } catch (error) {
       state.provisioning = 'failed';
       state.failure = { kind: failureKind(error), step, message: failureMessage(error) };
@@ -260,9 +270,9 @@ export class TenantActor {
     if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision();
     const tenantId = this.#input.tenantId;
     try {
-      const { inviteUrl } = await this.#idp.sendInvite(state.userId);
-      state.inviteUrl = inviteUrl;
-      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded', inviteUrl }, this.#outcomeId('resend'), true, this.#outcomeContext());
+      // A resend goes by e-mail; no request waits for its link, so the actor does not keep it.
+      await this.#idp.sendInvite(state.userId);
+      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded' }, this.#outcomeId('resend'), true, this.#outcomeContext());
     } catch (error) {
       const failure = { kind: failureKind(error), step: 'invite' as const, message: failureMessage(error) };
       await this.#store.recordProvisioningOutcome(tenantId, { status: 'failed', ...failure }, this.#outcomeId('resend'), true, this.#outcomeContext());

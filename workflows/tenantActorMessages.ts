@@ -21,7 +21,6 @@ export interface TenantActorState {
   provisioning: 'idle' | 'running' | 'succeeded' | 'failed' | 'not_requested';
   organizationId?: string;
   userId?: string;
-  inviteUrl?: string;
   failure?: ProvisioningFailure;
   /** Provisioning runs so far, including operator retries. */
   runs: number;

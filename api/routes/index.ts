@@ -6,6 +6,7 @@ import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
 import { tenantRoutes } from './tenants/index.ts';
+import { temporalCodecRoutes } from './temporalCodec/index.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
 export const allRoutes = [
@@ -17,4 +18,5 @@ export const allRoutes = [
   ...claimsRoutes,
   ...auditRoutes,
   ...identityProviderRoutes,
+  ...temporalCodecRoutes,
 ];

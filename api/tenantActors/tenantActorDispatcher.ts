@@ -13,9 +13,10 @@ import {
 } from '../../workflows/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActorWorkflow.ts';
 import type { CheckResult } from '../readinessChecks.ts';
+import type { TemporalAccess } from '../../platform/temporal/temporalAccess.ts';
 
 export interface DispatcherOptions {
-  address: string;
+  temporal: TemporalAccess;
   namespace: string;
   taskQueue?: string;
   retry: ProvisioningRetryPolicy;
@@ -42,8 +43,12 @@ export class TenantActorDispatcher {
   constructor(options: DispatcherOptions) {
     this.options = options;
     // Lazy: the API starts and serves while Temporal is unreachable; hand-offs wait in the outbox meanwhile.
-    this.connection = Connection.lazy({ address: options.address });
-    this.client = new Client({ connection: this.connection, namespace: options.namespace });
+    this.connection = Connection.lazy({ address: options.temporal.address, tls: options.temporal.tls });
+    this.client = new Client({
+      connection: this.connection,
+      namespace: options.namespace,
+      dataConverter: { payloadCodecs: [options.temporal.payloadCodec] },
+    });
   }
 
   private startOptions(tenantId: string) {

@@ -25,6 +25,7 @@ async function startApiProcess(): Promise<ApiProcess> {
       DATABASE_URL: inject('runtimeDatabaseUrl'),
       DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
       TEMPORAL_TASK_QUEUE: `replicas-${port}`,
       PORT: String(port),
       HOST: '127.0.0.1',

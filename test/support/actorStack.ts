@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { testPayloadCodec, testTemporalAccess } from './testTemporalAccess.ts';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { workerActivities } from '../../worker/createTenantWorker.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
@@ -47,7 +48,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
     ...options.settings,
   };
   const dispatcher = new TenantActorDispatcher({
-    address: options.apiTemporalAddress ?? temporalAddress,
+    temporal: testTemporalAccess(options.apiTemporalAddress ?? temporalAddress),
     namespace: 'default',
     taskQueue,
     handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS ?? 3000,
@@ -83,6 +84,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
         taskQueue,
         workflowBundle: { codePath: inject('workflowBundlePath') },
         activities: workerActivities({ orm: service.deps.orm, idp, auditStreamTimeoutMs: 2_000 }),
+        dataConverter: { payloadCodecs: [testPayloadCodec()] },
       });
       running = worker.run();
     },

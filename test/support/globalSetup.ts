@@ -8,6 +8,7 @@ import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { freePort } from '../../platform/freePort.ts';
+import { formatPayloadKeys, newPayloadKey } from '../../platform/temporal/payloadKeys.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +17,8 @@ declare module 'vitest' {
     /** The runtime role the service under test runs as, with only the privileges it is granted. */
     runtimeDatabaseUrl: string;
     temporalAddress: string;
+    /** TEMPORAL_PAYLOAD_KEYS of every client and worker of the run. */
+    temporalPayloadKeys: string;
     workflowBundlePath: string;
   }
 }
@@ -61,6 +64,7 @@ export default async function setup(project: TestProject) {
   // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);
   project.provide('temporalAddress', temporal.address);
+  project.provide('temporalPayloadKeys', formatPayloadKeys([newPayloadKey('test')]));
   const bundleDir = resolve(import.meta.dirname, '../../.data/test');
   await mkdir(bundleDir, { recursive: true });
   const workflowBundlePath = resolve(bundleDir, `workflow-bundle-${process.pid}.js`);

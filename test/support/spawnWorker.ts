@@ -10,6 +10,7 @@ export function spawnWorker(taskQueue: string): ChildProcess {
       DATABASE_URL: inject('runtimeDatabaseUrl'),
       DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
       TEMPORAL_TASK_QUEUE: taskQueue,
       IDP_ADMIN_URL: '',
       LOG_LEVEL: 'warn',

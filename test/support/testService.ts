@@ -6,6 +6,7 @@ import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { loadSettings, type Settings } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
+import { testPayloadCodec } from './testTemporalAccess.ts';
 
 export interface TestService {
   baseUrl: string;
@@ -35,6 +36,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     orm: appOrm,
     log,
     readiness: () => runChecks({ store: storeCheck(appOrm) }, 2000),
+    payloadCodec: testPayloadCodec(),
     ...extra,
   };
   const { app, context: deps } = createApp(given);

@@ -247,7 +247,7 @@ describe('a long-lived tenant actor', () => {
     const first = await client.workflow.getHandle(workflowId).describe();
     // Restart the actor with a budget of two commands so continue-as-new happens within the test.
     await client.workflow.getHandle(workflowId).terminate('test: restart with a small command budget');
-    const state = { provisioning: 'succeeded' as const, runs: 1, inviteUrl: 'http://example.invalid/x', userId: undefined };
+    const state = { provisioning: 'succeeded' as const, runs: 1, userId: undefined };
     const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
     await client.workflow.start('tenantActorWorkflow', {
       workflowId,

@@ -10,9 +10,11 @@ import { actorStateQuery, tenantActorWorkflowId } from '../../workflows/tenantAc
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { uniqueSlug } from '../support/testService.ts';
+import { testPayloadCodec } from '../support/testTemporalAccess.ts';
 
 const historiesDir = resolve(import.meta.dirname, 'histories');
-const replayOptions = () => ({ workflowBundle: { codePath: inject('workflowBundlePath') } });
+// The histories hold encrypted payloads, so replay reads them with the run's codec as the worker does.
+const replayOptions = () => ({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: { payloadCodecs: [testPayloadCodec()] } });
 
 let stack: ActorStack;
 beforeAll(async () => {

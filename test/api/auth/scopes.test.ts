@@ -19,6 +19,7 @@ const SCOPE_TABLE: Record<string, string> = {
   appendAuditEvent: 'audit:write', createAuditStream: 'audit:write', deleteAuditStream: 'audit:write',
   resendInvite: 'provisioning:operate', retryProvisioning: 'provisioning:operate',
   health: 'public', readiness: 'public', simulatedActionToken: 'public',
+  decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
 };
 
 describe('scopesOf and grants', () => {

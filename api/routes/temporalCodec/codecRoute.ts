@@ -1,0 +1,49 @@
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { AppError, notFound } from '../../../domain/errors.ts';
+import { ErrorBody } from '../../../domain/schemas/common.ts';
+import { CodecPayloads } from '../../../domain/schemas/temporalCodec.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+const toPayload = (json: CodecPayloads['payloads'][number]): Payload => ({
+  metadata: Object.fromEntries(Object.entries(json.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+  data: Buffer.from(json.data ?? '', 'base64'),
+});
+
+const toJson = (payload: Payload) => ({
+  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+  data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
+});
+
+/**
+ * Temporal's remote codec protocol (what the Web UI's "codec endpoint" calls): an operator allowed to (registry:admin)
+ * sees payloads decoded in the Web UI while the history stays encrypted. Browsers reach it across origins, so CORS
+ * for the Web UI's origin is answered by api/middleware/codecCors.ts before authentication.
+ */
+export const codecRoute = (direction: 'decode' | 'encode') =>
+  defineRoute({
+    method: 'post',
+    path: `/codec/${direction}`,
+    operationId: direction === 'decode' ? 'decodePayloads' : 'encodePayloads',
+    access: 'registry:admin',
+    summary: `Temporal codec server: ${direction} payloads with the service's payload keys (the Temporal Web UI's codec endpoint)`,
+    tags: ['operations'],
+    extension: true,
+    body: CodecPayloads,
+    responses: {
+      200: { description: `the payloads, ${direction}d`, schema: CodecPayloads },
+      400: { description: 'invalid input, or a payload that does not decrypt with any configured key', schema: ErrorBody },
+      404: { description: 'this API has no payload codec', schema: ErrorBody },
+    },
+    handler: async ({ body }, { deps }) => {
+      const codec: PayloadCodec | undefined = deps.payloadCodec;
+      if (!codec) throw notFound('codec');
+      const payloads = body.payloads.map(toPayload);
+      let result: Payload[];
+      try {
+        result = direction === 'decode' ? await codec.decode(payloads) : await codec.encode(payloads);
+      } catch (err) {
+        throw new AppError('invalid_input', `payloads could not be ${direction}d: ${(err as Error).message}`);
+      }
+      return { status: 200, body: { payloads: result.map(toJson) } };
+    },
+  });

@@ -1,0 +1,3 @@
+import { codecRoute } from './codecRoute.ts';
+
+export const temporalCodecRoutes = [codecRoute('decode'), codecRoute('encode')];

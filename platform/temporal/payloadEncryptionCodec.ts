@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+// A CommonJS package: its default export is the whole module under Node's ESM loader.
+import proto from '@temporalio/proto';
+
+const { temporal } = proto;
+
+/** The metadata Temporal's own encryption samples use, so its tools recognise an encrypted payload. */
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+export const KEY_ID_METADATA = 'encryption-key-id';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+export interface PayloadKey {
+  id: string;
+  /** 32 bytes: AES-256. */
+  key: Buffer;
+}
+
+/**
+ * AES-256-GCM over each whole payload (its metadata and data, serialised as Temporal's Payload message), so workflow
+ * state, signals, queries, updates and activity results reach Temporal's history only encrypted: the history then
+ * holds no invite URL and no e-mail address in clear text. The first key encrypts; every key decrypts, found by
+ * the key id in the payload's metadata, so keys rotate by putting the new one first and dropping the old one once
+ * no history still needs it. A payload that was never encrypted (older history) decodes as it is.
+ */
+export class PayloadEncryptionCodec implements PayloadCodec {
+  readonly #current: PayloadKey;
+  readonly #byId: Map<string, Buffer>;
+
+  constructor(keys: PayloadKey[]) {
+    if (keys.length === 0) throw new Error('the payload codec needs at least one key');
+    for (const { id, key } of keys) {
+      if (key.length !== 32) throw new Error(`payload key ${id} must be 32 bytes (AES-256), got ${key.length}`);
+    }
+    this.#current = keys[0]!;
+    this.#byId = new Map(keys.map(({ id, key }) => [id, key]));
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
+      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+      return {
+        metadata: { encoding: textEncoder.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: textEncoder.encode(this.#current.id) },
+        data,
+      };
+    });
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      const encoding = payload.metadata?.encoding;
+      if (!encoding || textDecoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
+      const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
+      const keyId = keyIdBytes ? textDecoder.decode(keyIdBytes) : '';
+      const key = this.#byId.get(keyId);
+      // Loud, never a pass-through: a workflow must not run on a payload it cannot read.
+      if (!key) throw new Error(`no payload key with id "${keyId}" is configured (TEMPORAL_PAYLOAD_KEYS)`);
+      const data = Buffer.from(payload.data ?? new Uint8Array());
+      if (data.length < IV_BYTES + TAG_BYTES) throw new Error('encrypted payload is truncated');
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
+      decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      return temporal.api.common.v1.Payload.decode(plain) as Payload;
+    });
+  }
+}
