@@ -22,6 +22,7 @@ import { cpus, totalmem } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { EMBEDDED_RUNTIME_ROLE } from '../platform/database.ts';
+import { isServiceOwnedAction } from '../domain/audit/serviceOwnedActions.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts';
@@ -455,6 +456,8 @@ function buildScenarios(seeded: Seeded): Scenario[] {
   ];
   const isPage = (body: string) => body.startsWith('{"items":[{');
 
+  // A caller may not append the service's own actions (they are in the seeded log, written directly).
+  const productActions = seeded.actions.filter((action) => !isServiceOwnedAction(action));
   let created = 0;
   const runId = Date.now().toString(36);
   const scenarios: Scenario[] = [
@@ -529,7 +532,7 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       ...hot,
       requests: spread(DISTINCT, (i) =>
         post('/v1/audit', {
-          action: pick(seeded.actions),
+          action: pick(productActions),
           tenant_id: pick(seeded.tenants).id,
           actor_id: pick(seeded.actors),
           actor_type: 'user',
