@@ -16,7 +16,8 @@ export function codecCors(allowedOrigins: readonly string[]): Middleware {
       ctx.vary('Origin');
       if (ctx.method === 'OPTIONS') {
         ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
-        ctx.set('Access-Control-Allow-Headers', 'content-type, x-namespace, authorization');
+        // Whatever headers the Web UI version asks for (content-type, x-namespace, authorization, ...): the origin is vetted.
+        ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'content-type, x-namespace, authorization');
         ctx.set('Access-Control-Max-Age', '600');
         ctx.status = 204;
         return undefined;

@@ -34,7 +34,8 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
       if (raw === undefined && route.bodyRequired !== false) throw invalidInput('request body is required');
       const bodyProblem = jsonInputProblem(raw);
       if (bodyProblem) throw invalidInput(`body: ${bodyProblem}`);
-      body = parseInput(route.body, raw ?? {}, 'body');
+      // Only an absent body counts as none: a JSON null is a body, and not the object the operation takes.
+      body = parseInput(route.body, raw === undefined ? {} : raw, 'body');
     }
     let meta: RequestMeta | undefined;
     const scope: RouteScope = {

@@ -23,7 +23,10 @@ export interface RouteScope {
 /** An OpenAPI link: an operation that takes a value of this response (a runtime expression such as `$response.body#/tenant/id`). */
 export interface ResponseLink {
   operationId: string;
-  parameters: Record<string, string>;
+  /** Values are runtime expressions or constants (OpenAPI allows both). */
+  parameters?: Record<string, string>;
+  /** A body for the linked operation, its values runtime expressions or constants. */
+  requestBody?: Record<string, unknown>;
   description?: string;
 }
 

@@ -6,7 +6,8 @@ export const ClaimsRequest = z
   .object({
     tenant_id: Uuid.optional(),
     tenant_slug: Slug.optional(),
-    user_attrs: z.record(z.string(), z.string()).optional(),
+    // The identity provider's user attributes as text; the two lookup keys among them are checked like the top-level ones.
+    user_attrs: z.object({ tenant_id: Uuid.optional(), tenant_slug: Slug.optional() }).catchall(z.string()).optional(),
   })
   .meta({
     id: 'ClaimsRequest',

@@ -35,7 +35,12 @@ export const TenantCreate = z
     plan: z.string().min(1).max(100).default('starter'),
     kind: TenantKind.default('customer'),
     sales_owner: z.string().max(255).optional(),
-    admin_email: z.email().max(254).optional().meta({ description: 'the IT_ADMIN to invite; enables identity provider provisioning' }),
+    admin_email: z
+      .string()
+      .max(254)
+      .regex(z.regexes.html5Email, 'must be an e-mail address')
+      .optional()
+      .meta({ description: "the IT_ADMIN to invite (an e-mail address as the HTML standard defines one); enables identity provider provisioning" }),
     admin_name: z.string().min(1).max(255).optional(),
   })
   .meta({ id: 'TenantCreate' });

@@ -13,6 +13,8 @@ export const verifyApiKeyRoute = defineRoute({
   responses: { 200: { description: 'verdict', schema: ApiKeyVerify } },
   // The body is read here rather than validated by the route so that no bad input can turn into a 4xx.
   requestBodyForDocs: ApiKeyVerifyRequest,
+  // Optional in the contract too: no body is a verdict (NOT_FOUND), like any other unusable input.
+  bodyRequired: false,
   handler: async (_input, { deps, ctx }) => {
     const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
     return { status: 200, body: await verifyApiKey(body, deps.keyVerification) };

@@ -14,7 +14,12 @@ export const createAuditStreamRoute = defineRoute({
   tags: ['audit'],
   extension: true,
   body: AuditStreamCreate,
-  responses: { 201: { description: 'the stream (never its secret)', schema: AuditStream }, 400: { description: 'invalid input, or a host not allowed', schema: ErrorBody } },
+  responses: {
+    201: {
+      description: 'the stream (never its secret)',
+      schema: AuditStream,
+      links: { deleteAuditStream: { operationId: 'deleteAuditStream', parameters: { id: '$response.body#/id' } } },
+    }, 400: { description: 'invalid input, or a host not allowed', schema: ErrorBody } },
   handler: async ({ body }, { meta, deps }) => {
     const stream = await createAuditStream(deps.stores.auditStreams, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
     // Committed: delivery starts now, or within a reconciliation interval should Temporal be unreachable.

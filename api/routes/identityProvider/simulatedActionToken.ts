@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
-import { AppError, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
@@ -21,13 +21,14 @@ export const simulatedActionTokenRoute = defineRoute({
   query: ActionTokenQuery,
   responses: {
     200: { description: 'the actions the invited user is asked to complete', schema: PendingActions },
-    400: { description: 'invalid or unknown action token', schema: ErrorBody },
-    404: { description: 'the simulated provider is not in use', schema: ErrorBody },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such action token (unknown, used or expired), or the simulated provider is not in use', schema: ErrorBody },
   },
   handler: async ({ query }, { deps }) => {
     if (!(deps.identityProvider instanceof SimulatedIdentityProvider)) throw notFound('route');
     const token = await deps.identityProvider.describeActionToken(query.key);
-    if (!token) throw new AppError('invalid_input', 'action token is invalid or expired');
+    // An unknown, used or expired token is a link to nothing, as Keycloak's own page treats it.
+    if (!token) throw notFound('action token');
     return { status: 200, body: { email: token.email, required_actions: token.requiredActions, actions: token.actions } };
   },
 });

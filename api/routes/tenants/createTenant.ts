@@ -5,6 +5,9 @@ import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 import { handOffInBackground, provisionWithinWait } from '../../tenantActors/handOff.ts';
 
+/** A product every catalog has (Migration20261121000002CatalogSeed). */
+const LINKED_PRODUCT = 'analytics';
+
 export const createTenantRoute = defineRoute({
   method: 'post',
   path: '/v1/tenants',
@@ -24,6 +27,15 @@ export const createTenantRoute = defineRoute({
         ]),
         ...['listEntitlements', 'listApiKeys'].map((operationId) => [operationId, { operationId, parameters: { tenant_id: '$response.body#/tenant/id' } }]),
         ['getTenantBySlug', { operationId: 'getTenantBySlug', parameters: { slug: '$response.body#/tenant/slug' } }],
+        // A product of the seeded catalog, so the entitlement and catalog operations reach a real tenant.
+        ...['putEntitlement', 'revokeEntitlement'].map((operationId) => [
+          operationId,
+          { operationId, parameters: { id: '$response.body#/tenant/id', product: LINKED_PRODUCT } },
+        ]),
+        ...['requestProduct', 'startTrial'].map((operationId) => [
+          operationId,
+          { operationId, requestBody: { tenant_id: '$response.body#/tenant/id', product: LINKED_PRODUCT } },
+        ]),
       ]),
     },
     400: { description: 'invalid input', schema: ErrorBody },
