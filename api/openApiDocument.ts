@@ -6,6 +6,11 @@ import { ErrorBody } from '../domain/schemas/common.ts';
 /** The answers the service's configuration adds to an operation: refusals of authentication and rate limits. */
 function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boolean; rateLimited?: boolean }): AnyRoute['responses'] {
   const added: AnyRoute['responses'] = {};
+  // Every operation that reads a body checks its size and type before anything else.
+  if (route.body) {
+    added[413] = { description: 'the body exceeds BODY_LIMIT_BYTES', schema: ErrorBody };
+    added[415] = { description: 'the body is not application/json', schema: ErrorBody };
+  }
   if (route.access === 'public') return added;
   if (options.authEnabled) {
     added[401] = { description: 'no valid bearer token (WWW-Authenticate names the problem)', schema: ErrorBody };

@@ -50,12 +50,18 @@ export const ApiKeyRotate = z
   })
   .meta({ id: 'APIKeyRotate' });
 
+const ApiKeyVerifyFields = z.object({
+  key: z.string().meta({ description: 'the presented key' }),
+  required_scopes: z.array(z.string()).optional().meta({ description: 'every one must be on the key (else INSUFFICIENT_SCOPE)' }),
+  product: z.string().optional().meta({ description: 'the key must be for this product or for none (else WRONG_PRODUCT)' }),
+});
+
+/**
+ * What verify reads, as the contract states it: the fields above, or anything else, which is judged too (NOT_FOUND)
+ * rather than refused: verify never answers 4xx, so a product's hot path has one outcome to handle.
+ */
 export const ApiKeyVerifyRequest = z
-  .object({
-    key: z.string(),
-    required_scopes: z.array(z.string()).optional().meta({ description: 'every one must be on the key (else INSUFFICIENT_SCOPE)' }),
-    product: z.string().optional().meta({ description: 'the key must be for this product or for none (else WRONG_PRODUCT)' }),
-  })
+  .union([ApiKeyVerifyFields, z.unknown().meta({ description: 'any other JSON (or none): the verdict NOT_FOUND' })])
   .meta({ id: 'APIKeyVerifyRequest' });
 
 export const ApiKeyVerify = z

@@ -5,6 +5,11 @@ import { toTenantProduct } from '../../../domain/entitlements/tenantProductRespo
 import { defineRoute } from '../../routing/routeDefinition.ts';
 import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
+/** The entitlement just put is the one DELETE revokes. */
+const REVOKE_LINK = {
+  revokeEntitlement: { operationId: 'revokeEntitlement', parameters: { id: '$request.path.id', product: '$request.path.product' } },
+};
+
 export const putEntitlementRoute = defineRoute({
   method: 'put',
   path: '/v1/tenants/{id}/entitlements/{product}',
@@ -17,8 +22,8 @@ export const putEntitlementRoute = defineRoute({
   body: EntitlementPut,
   bodyRequired: false,
   responses: {
-    200: { description: 'the changed (or unchanged) entitlement', schema: TenantProduct },
-    201: { description: 'the new entitlement', schema: TenantProduct },
+    200: { description: 'the changed (or unchanged) entitlement', schema: TenantProduct, links: REVOKE_LINK },
+    201: { description: 'the new entitlement', schema: TenantProduct, links: REVOKE_LINK },
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant, or the product is not in the catalog', schema: ErrorBody },
   },

@@ -28,10 +28,7 @@ export const createTenantRoute = defineRoute({
         ...['listEntitlements', 'listApiKeys'].map((operationId) => [operationId, { operationId, parameters: { tenant_id: '$response.body#/tenant/id' } }]),
         ['getTenantBySlug', { operationId: 'getTenantBySlug', parameters: { slug: '$response.body#/tenant/slug' } }],
         // A product of the seeded catalog, so the entitlement and catalog operations reach a real tenant.
-        ...['putEntitlement', 'revokeEntitlement'].map((operationId) => [
-          operationId,
-          { operationId, parameters: { id: '$response.body#/tenant/id', product: LINKED_PRODUCT } },
-        ]),
+        ['putEntitlement', { operationId: 'putEntitlement', parameters: { id: '$response.body#/tenant/id', product: LINKED_PRODUCT } }],
         ...['requestProduct', 'startTrial'].map((operationId) => [
           operationId,
           { operationId, requestBody: { tenant_id: '$response.body#/tenant/id', product: LINKED_PRODUCT } },
