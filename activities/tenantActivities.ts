@@ -5,6 +5,7 @@ import type { RegistryStores } from '../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
 import { isRetryableFailure, type RecordedOutcome, type TenantForProvisioning } from '../workflows/provisioningVocabulary.ts';
 import { IdpError, type IdentityProvider, type TenantRef } from '../identityProvider/identityProvider.ts';
+import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 
 /**
  * Provider errors become ApplicationFailures typed by their kind: the workflow's retry policy retries only
@@ -22,9 +23,38 @@ async function asActivityFailure<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
-export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'tenants' | 'audit'>; idp: IdentityProvider; trialReminderDays?: number }) {
-  const { stores, idp } = deps;
+export function createTenantActivities(deps: {
+  stores: Pick<RegistryStores, 'tenants' | 'audit'>;
+  idp: IdentityProvider;
+  trialReminderDays?: number;
+  metrics?: WorkerMetrics;
+}) {
+  const { stores, idp, metrics } = deps;
+  // Times a provisioning step when metrics are on; otherwise the call itself, nothing added.
+  const timed = <T>(step: string, call: () => Promise<T>): Promise<T> => {
+    if (!metrics) return call();
+    const end = metrics.provisioningStepDuration.startTimer({ step });
+    return call().then(
+      (value) => (end({ outcome: 'succeeded' }), value),
+      (error: unknown) => {
+        end({ outcome: 'failed' });
+        throw error;
+      },
+    );
+  };
   const reminderDays = deps.trialReminderDays ?? 3;
+
+  /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
+  async function pushTenantClaims(tenantId: string, asOf?: number): Promise<{ users: number }> {
+    const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
+    if (!tenant) return { users: 0 };
+    const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], asOf ?? Date.now());
+    const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
+    for (const userId of userIds) await asActivityFailure(() => idp.pushClaims(userId, claims));
+    log.info('pushed claims', { tenantId, users: userIds.length });
+    return { users: userIds.length };
+  }
+
   return {
     async loadTenantForProvisioning(tenantId: string): Promise<TenantForProvisioning> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
@@ -32,21 +62,14 @@ export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'ten
       return { tenantId: tenant.id, slug: tenant.slug, name: tenant.name, adminEmail: tenant.adminEmail, adminName: tenant.adminName };
     },
 
-    ensureOrganization: (tenant: TenantRef) => asActivityFailure(() => idp.ensureOrganization(tenant)),
-    ensureUser: (tenant: TenantRef, email: string, name: string | undefined) => asActivityFailure(() => idp.ensureUser(tenant, email, name)),
-    ensureMembership: (organizationId: string, userId: string) => asActivityFailure(() => idp.ensureMembership(organizationId, userId)),
-    sendInvite: (userId: string) => asActivityFailure(() => idp.sendInvite(userId)),
+    ensureOrganization: (tenant: TenantRef) => timed('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant))),
+    ensureUser: (tenant: TenantRef, email: string, name: string | undefined) =>
+      timed('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name))),
+    ensureMembership: (organizationId: string, userId: string) =>
+      timed('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId))),
+    sendInvite: (userId: string) => timed('invite', () => asActivityFailure(() => idp.sendInvite(userId))),
 
-    /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
-    async pushTenantClaims(tenantId: string, asOf?: number): Promise<{ users: number }> {
-      const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
-      if (!tenant) return { users: 0 };
-      const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], asOf ?? Date.now());
-      const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
-      for (const userId of userIds) await asActivityFailure(() => idp.pushClaims(userId, claims));
-      log.info('pushed claims', { tenantId, users: userIds.length });
-      return { users: userIds.length };
-    },
+    pushTenantClaims: (tenantId: string, asOf?: number): Promise<{ users: number }> => timed('push_claims', () => pushTenantClaims(tenantId, asOf)),
 
     /**
      * Appends idp.invite_sent or idp.provision_failed. `outcomeId` makes it idempotent: an activity retried after
@@ -65,6 +88,12 @@ export function createTenantActivities(deps: { stores: Pick<RegistryStores, 'ten
       if (context.organizationId) metadata.organization_id = context.organizationId;
       if (context.requestedBy) metadata.requested_by = context.requestedBy;
       if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
+      metrics?.provisioningOutcomes.inc({
+        command: resend ? 'resend' : 'provision',
+        outcome: outcome.status,
+        step: outcome.status === 'failed' ? outcome.step : 'none',
+        kind: outcome.status === 'failed' ? outcome.kind : 'none',
+      });
       await stores.audit.appendOutcomeOnce(
         {
           action: outcome.status === 'succeeded' ? 'idp.invite_sent' : 'idp.provision_failed',

@@ -4,6 +4,8 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import { securityWarnings } from './securityWarnings.ts';
+import { createApiMetrics } from '../platform/metrics/apiMetrics.ts';
+import { startMetricsServer } from '../platform/metrics/metricsServer.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
@@ -48,6 +50,7 @@ export async function startApi(options: {
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
   const stores = postgresStores(orm);
+  const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox }) : undefined;
   const auditStreamStarter = new AuditStreamStarter(dispatcher.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
@@ -60,6 +63,7 @@ export async function startApi(options: {
     tenantActors: dispatcher,
     identityProvider: idp,
     payloadCodec: options.temporal.payloadCodec,
+    metrics,
     // Only the store decides the status code; the provider and Temporal are reported beside it.
     readiness: () =>
       runChecks(
@@ -76,11 +80,15 @@ export async function startApi(options: {
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const http = await listen(app, settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
+  const metricsServer = metrics
+    ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)
+    : undefined;
   return {
     http,
     dispatcher,
     async stop() {
       await http.close(settings.SHUTDOWN_GRACE_MS);
+      await metricsServer?.close();
       // The verifies just answered may have marked keys as used.
       await context.lastUsedMarks.flush();
       await relay.stop();

@@ -105,6 +105,8 @@ async function main(): Promise<void> {
     EMBEDDED_PG_PORT: reuse?.pgPort ?? (await freePort()),
     TEMPORAL_DEV_PORT: await freePort(),
     TEMPORAL_UI_PORT: await freePort(),
+    METRICS_PORT: await freePort(),
+    WORKER_METRICS_PORT: await freePort(),
   };
   const serviceUrl = `http://127.0.0.1:${ports.PORT}`;
   log(`starting the service (node scripts/start.ts) in ${dataDir} on port ${ports.PORT}`);
@@ -244,6 +246,7 @@ async function main(): Promise<void> {
         // Hand-offs and stream reconciliation belong to npm start's API.
         OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
         AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
+        METRICS_PORT: '0',
         RATE_LIMIT_PER_SECOND: '1000000000',
         RATE_LIMIT_VERIFY_PER_SECOND: '1000000000',
         RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000',

@@ -93,6 +93,8 @@ export class RegistryCache {
   readonly #slugs: BoundedTtlMap<string, string>;
   #generation = 0;
   #suspended = false;
+  /** Lookups answered from memory or not, for the metrics (plain counters: read when scraped, free on the hot path). */
+  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0 };
   /** Until when the change listener is known live (ms); unbounded for a cache no listener feeds (tests, one replica). */
   #liveUntil = Number.POSITIVE_INFINITY;
 
@@ -120,7 +122,10 @@ export class RegistryCache {
   }
 
   apiKey(prefix: string): CachedApiKey | undefined {
-    return this.active ? this.#keys.get(prefix, this.#now()) : undefined;
+    const key = this.active ? this.#keys.get(prefix, this.#now()) : undefined;
+    if (key) this.stats.apiKeyHits += 1;
+    else this.stats.apiKeyMisses += 1;
+    return key;
   }
 
   /** True when a recent read found no key with this prefix. */
@@ -134,7 +139,10 @@ export class RegistryCache {
   }
 
   tenant(id: string): CachedTenant | undefined {
-    return this.active ? this.#tenants.get(id, this.#now()) : undefined;
+    const tenant = this.active ? this.#tenants.get(id, this.#now()) : undefined;
+    if (tenant) this.stats.tenantHits += 1;
+    else this.stats.tenantMisses += 1;
+    return tenant;
   }
 
   tenantBySlug(slug: string): CachedTenant | undefined {

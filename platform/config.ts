@@ -92,6 +92,15 @@ const Settings = z.object({
   RATE_LIMIT_VERIFY_BURST: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_CLAIMS_PER_SECOND: z.coerce.number().min(0).default(0),
   RATE_LIMIT_CLAIMS_BURST: z.coerce.number().int().min(0).default(0),
+  /**
+   * Prometheus `/metrics` of the API and of the worker, each on a listener of its own on HOST; 0 turns one off (no
+   * metric is then recorded at all).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** OTLP/HTTP collector base URL (e.g. http://127.0.0.1:4318): the API and the worker export traces there; empty: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText,
+  OTEL_SERVICE_NAME: z.string().default('tenant-registry'),
   /** How long one run of the readiness checks answers every /readyz call (0: each call runs them). */
   READINESS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** Base URL the simulated provider puts in its invite links. */

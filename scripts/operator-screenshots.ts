@@ -86,6 +86,8 @@ async function startService(): Promise<ChildProcess> {
     TEMPORAL_DEV_PORT: String(PORTS.temporal),
     TEMPORAL_UI_PORT: String(PORTS.ui),
     EMBEDDED_PG_PORT: String(PORTS.postgres),
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
     DATA_DIR,
     LOG_LEVEL: 'info',
   };

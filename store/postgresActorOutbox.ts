@@ -43,6 +43,14 @@ export class PostgresActorOutbox implements ActorOutbox {
     return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: r.command, attempts: r.attempts }));
   }
 
+  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    const [row] = await this.#orm.em.fork().execute<{ pending: string; oldest: string | null }[]>(
+      `select count(*) as pending, extract(epoch from now() - min(created_at)) as oldest
+         from tenant_actor_outbox where delivered_at is null`,
+    );
+    return { pending: Number(row!.pending), oldestSeconds: Number(row!.oldest ?? 0) };
+  }
+
   async recordDeliveryError(id: number, message: string): Promise<void> {
     await this.#orm.em.fork().execute(`update tenant_actor_outbox set last_error = ? where id = ?`, [message.slice(0, 1000), id]);
   }

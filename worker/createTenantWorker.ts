@@ -39,6 +39,7 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
+import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 
 export interface TenantWorkerOptions {
   temporal: TemporalAccess;
@@ -53,13 +54,14 @@ export interface TenantWorkerOptions {
   auditStreamTimeoutMs?: number;
   /** TRIAL_REMINDER_DAYS */
   trialReminderDays?: number;
+  metrics?: WorkerMetrics;
 }
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
-export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'trialReminderDays'>) {
+export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'trialReminderDays' | 'metrics'>) {
   const stores = postgresStores(options.orm);
   return {
-    ...createTenantActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays }),
+    ...createTenantActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays, metrics: options.metrics }),
     ...createAuditStreamActivities({ streams: stores.auditStreams, audit: stores.audit, timeoutMs: options.auditStreamTimeoutMs ?? 5_000 }),
   };
 }

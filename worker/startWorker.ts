@@ -3,11 +3,14 @@ import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantWorker } from './createTenantWorker.ts';
+import { startWorkerMetrics } from './workerMetricsEndpoint.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 
 /** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
 export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider }) {
+  const observed = options.settings.WORKER_METRICS_PORT > 0 ? await startWorkerMetrics(options.settings.WORKER_METRICS_PORT, options.settings.HOST, options.log) : undefined;
   const { worker, connection } = await createTenantWorker({
+    metrics: observed?.metrics,
     temporal: options.temporal,
     namespace: options.settings.TEMPORAL_NAMESPACE,
     taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
@@ -25,6 +28,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
+      await observed?.close();
     },
   };
 }

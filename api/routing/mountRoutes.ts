@@ -20,7 +20,10 @@ export function mountRoute(router: Router, route: AnyRoute, context: AppContext)
 export function routeMiddleware(route: AnyRoute, context: AppContext): Middleware {
   const { authConfig } = context;
   const needed = authConfig.enabled && authConfig.requireScopes && route.access !== 'public' ? route.access : undefined;
+  const template = route.path;
   return async (ctx) => {
+    // The route template, for metrics and traces: never the raw path, which carries ids.
+    ctx.state.route = template;
     if (needed && !grants(scopesOf(ctx.state.principal), needed)) {
       throw new AppError('forbidden', `this operation needs a token with the scope ${needed} (or registry:admin)`);
     }

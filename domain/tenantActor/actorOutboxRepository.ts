@@ -16,4 +16,6 @@ export interface ActorOutbox {
   /** Due commands, leased to the caller for a while so another replica skips them. */
   leaseDue(limit: number): Promise<OutboxEntry[]>;
   recordDeliveryError(id: number, message: string): Promise<void>;
+  /** Commands not delivered yet, and the age of the oldest in seconds (0 when none): what operators watch. */
+  backlog(): Promise<{ pending: number; oldestSeconds: number }>;
 }

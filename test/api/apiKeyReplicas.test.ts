@@ -1,46 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../platform/freePort.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.ts';
+import { spawnApi, type ApiProcess } from '../support/spawnApi.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
 /**
  * Two API processes, started by the real entry point, on one database: what one replica changes, the other must
  * refuse within a second, although it holds the key in its cache (through the tables' NOTIFY and its listener).
  */
-const apiEntryPoint = resolve(import.meta.dirname, '../../api/main.ts');
-
-interface ApiProcess {
-  base: string;
-  child: ChildProcess;
-}
-
-async function startApiProcess(): Promise<ApiProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [apiEntryPoint], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATABASE_URL: inject('runtimeDatabaseUrl'),
-      DATABASE_MIGRATION_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
-      TEMPORAL_TASK_QUEUE: `replicas-${port}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      CACHE_TTL_SECONDS: '600',
-      // Other test files' outbox rows are theirs to deliver: this process's relay must not take them.
-      OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
-      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
-    },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 60_000, `API on ${port}`);
-  return { base, child };
-}
+const startApiProcess = () => spawnApi({ CACHE_TTL_SECONDS: '600' });
 
 const call = async (base: string, method: string, path: string, body?: unknown) => {
   const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

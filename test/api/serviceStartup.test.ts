@@ -42,6 +42,7 @@ describe('service start-up', () => {
     const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
     };
     const start = spawn(process.execPath, [startScript], { env, stdio: 'ignore' });

@@ -66,7 +66,7 @@ async function recordResponses(): Promise<Recorded[]> {
   await record('get', '/v1/catalog', '/v1/catalog');
   const key = await record('post', '/v1/api-keys', '/v1/api-keys', { tenant_id: id, name: 'ci', scopes: ['read'] });
   await record('get', `/v1/api-keys?tenant_id=${id}`, '/v1/api-keys');
-  await record('post', '/v1/internal/api-keys/verify', '/v1/internal/api-keys/verify', { key: key.key });
+  await record('post', '/v1/internal/api-keys/verify', '/v1/internal/api-keys/verify', { key: key.plaintext });
   await record('post', '/v1/internal/api-keys/verify', '/v1/internal/api-keys/verify', { key: 'trk_nope' });
   await record('post', `/v1/api-keys/${key.api_key.id}/rotate`, '/v1/api-keys/{id}/rotate', {});
   await record('post', '/v1/internal/idp/claims', '/v1/internal/idp/claims', { tenant_id: id });

@@ -60,6 +60,8 @@ async function withService<T>(name: string, env: Record<string, string>, body: (
       HOME: process.env.HOME ?? '',
       PORT: String(port),
       HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
+      WORKER_METRICS_PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(await freePort()),
       TEMPORAL_DEV_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { inject } from 'vitest';
 
 /** The real worker entry point as its own process, on the run's database and Temporal server, with the simulated provider. */
-export function spawnWorker(taskQueue: string): ChildProcess {
+export function spawnWorker(taskQueue: string, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
     env: {
       ...process.env,
@@ -14,6 +14,8 @@ export function spawnWorker(taskQueue: string): ChildProcess {
       TEMPORAL_TASK_QUEUE: taskQueue,
       IDP_ADMIN_URL: '',
       LOG_LEVEL: 'warn',
+      WORKER_METRICS_PORT: '0',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -17,6 +17,8 @@ export const verifyApiKeyRoute = defineRoute({
   bodyRequired: false,
   handler: async (_input, { deps, ctx }) => {
     const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
-    return { status: 200, body: await verifyApiKey(body, deps.keyVerification) };
+    const verdict = await verifyApiKey(body, deps.keyVerification);
+    deps.metrics?.verifications.inc({ code: verdict.code });
+    return { status: 200, body: verdict };
   },
 });

@@ -2,6 +2,7 @@ import { Claims, ClaimsRequest } from '../../../domain/schemas/claims.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { resolveClaims } from '../../../domain/claims/resolveClaims.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
+import { AppError } from '../../../domain/errors.ts';
 
 export const resolveClaimsRoute = defineRoute({
   method: 'post',
@@ -16,5 +17,16 @@ export const resolveClaimsRoute = defineRoute({
     400: { description: 'invalid input or no lookup key', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ body }, { deps }) => ({ status: 200, body: await resolveClaims(deps.stores.tenants, body, deps.cache) }),
+  handler: async ({ body }, { deps }) => {
+    const { metrics } = deps;
+    if (!metrics) return { status: 200, body: await resolveClaims(deps.stores.tenants, body, deps.cache) };
+    try {
+      const claims = await resolveClaims(deps.stores.tenants, body, deps.cache);
+      metrics.claimsResolutions.inc({ outcome: 'resolved' });
+      return { status: 200, body: claims };
+    } catch (err) {
+      metrics.claimsResolutions.inc({ outcome: err instanceof AppError ? err.code : 'internal' });
+      throw err;
+    }
+  },
 });

@@ -1,0 +1,70 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RegistryCache } from '../../domain/registryCache.ts';
+import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
+
+/**
+ * The API process's Prometheus metrics (SPEC-EXTENSIONS §6), in a registry of its own served on METRICS_PORT. Labels
+ * are bounded: route templates (never raw paths or ids), methods, statuses, verdict codes, outcomes.
+ */
+export interface ApiMetrics {
+  registry: Registry;
+  requestDuration: Histogram<'method' | 'route' | 'status'>;
+  verifications: Counter<'code'>;
+  claimsResolutions: Counter<'outcome'>;
+}
+
+export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorOutbox }): ApiMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { cache, outbox } = sources;
+  new Counter({
+    name: 'tenant_registry_cache_lookups_total',
+    help: 'Registry cache lookups by verify and claims, by cache and result (hit: answered from memory)',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ cache: 'api_key', result: 'hit' }, cache.stats.apiKeyHits);
+      this.inc({ cache: 'api_key', result: 'miss' }, cache.stats.apiKeyMisses);
+      this.inc({ cache: 'tenant', result: 'hit' }, cache.stats.tenantHits);
+      this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
+    },
+  });
+  const backlogAge = new Gauge({
+    name: 'tenant_registry_outbox_oldest_seconds',
+    help: 'Age of the oldest hand-off to a tenant actor not delivered yet (0: none)',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'tenant_registry_outbox_backlog',
+    help: 'Hand-offs to tenant actors (provisioning, claims pushes) not delivered to Temporal yet',
+    registers: [registry],
+    async collect() {
+      const { pending, oldestSeconds } = await outbox.backlog();
+      this.set(pending);
+      backlogAge.set(oldestSeconds);
+    },
+  });
+  return {
+    registry,
+    requestDuration: new Histogram({
+      name: 'tenant_registry_http_request_duration_seconds',
+      help: 'HTTP requests by route template, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    verifications: new Counter({
+      name: 'tenant_registry_api_key_verifications_total',
+      help: 'API key verifications by verdict code (VALID, NOT_FOUND, REVOKED, ...)',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+    claimsResolutions: new Counter({
+      name: 'tenant_registry_claims_resolutions_total',
+      help: 'Claims resolutions for the identity provider by outcome (resolved, or the error code)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}

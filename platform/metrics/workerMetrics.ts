@@ -1,0 +1,31 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The worker's own Prometheus metrics; Temporal's SDK metrics are appended to the same scrape (worker/startWorker.ts). */
+export interface WorkerMetrics {
+  registry: Registry;
+  /** Provisioning runs and invite resends by how they ended: the step and failure kind of a failure, `none` otherwise. */
+  provisioningOutcomes: Counter<'command' | 'outcome' | 'step' | 'kind'>;
+  /** Each identity-provider step of provisioning, by step and outcome. */
+  provisioningStepDuration: Histogram<'step' | 'outcome'>;
+}
+
+export function createWorkerMetrics(): WorkerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    provisioningOutcomes: new Counter({
+      name: 'tenant_registry_provisioning_outcomes_total',
+      help: 'Provisioning runs and invite resends by command, outcome, failed step and failure kind',
+      labelNames: ['command', 'outcome', 'step', 'kind'] as const,
+      registers: [registry],
+    }),
+    provisioningStepDuration: new Histogram({
+      name: 'tenant_registry_provisioning_step_duration_seconds',
+      help: "Identity-provider steps of provisioning (organization, user, membership, invite, push_claims) by outcome",
+      labelNames: ['step', 'outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+  };
+}
