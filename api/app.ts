@@ -6,6 +6,7 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware, publicPathsOf } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { requestMetrics } from './middleware/requestMetrics.ts';
+import { requestTracing } from './middleware/requestTracing.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { codecCors } from './middleware/codecCors.ts';
 import { rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
     ctx.body = openApiDocument;
   });
   if (context.metrics) app.use(requestMetrics(context.metrics));
+  if (context.tracer) app.use(requestTracing(context.tracer));
   app.use(requestScope(deps.log));
   app.use(errorHandler());
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));

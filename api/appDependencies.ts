@@ -12,6 +12,7 @@ import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
 import type { PayloadCodec } from '@temporalio/common';
+import type { Tracer } from '@opentelemetry/api';
 import type { ApiMetrics } from '../platform/metrics/apiMetrics.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
@@ -34,6 +35,8 @@ export interface AppDependencies {
    * startApi also connects it to the tables' change notifications (store/changeListener.ts).
    */
   cache?: RegistryCache;
+  /** OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT); absent, no span is made. */
+  tracer?: Tracer;
   /** Prometheus metrics (METRICS_PORT); absent, nothing is recorded. */
   metrics?: ApiMetrics;
   /** The Temporal payload codec, served to the Web UI at /codec (absent: those routes answer 404). */

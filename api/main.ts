@@ -8,6 +8,7 @@ import { identityProviderFor } from '../identityProvider/identityProviderFor.ts'
 import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from './auth/authConfig.ts';
 import { startApi } from './startApi.ts';
+import { startTracing } from '../platform/tracing/tracing.ts';
 
 /**
  * The API alone (`npm run api`), for deployments that run workers separately: DATABASE_URL and TEMPORAL_ADDRESS
@@ -19,5 +20,6 @@ const authConfig = loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
 const runtime = await startServiceRuntime(settings, log);
 const { idp } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: runtime.temporal, idp });
-shutdownOnSignals(log, [() => api.stop(), () => runtime.stop()]);
+const tracing = startTracing(settings, 'api');
+const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
+shutdownOnSignals(log, [() => api.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);

@@ -64,6 +64,7 @@ export async function startApi(options: {
     identityProvider: idp,
     payloadCodec: options.temporal.payloadCodec,
     metrics,
+    tracer: options.temporal.tracing?.tracer,
     // Only the store decides the status code; the provider and Temporal are reported beside it.
     readiness: () =>
       runChecks(

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { Context } from '@temporalio/activity';
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -10,10 +13,14 @@ import { postgresStores } from '../store/postgresStores.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
+/** Temporal's OpenTelemetry workflow interceptors, bundled with the workflows when the worker traces. */
+const tracingInterceptorsPath = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
 /** Bundles the workflow code once; tests and the all-in-one process reuse it across workers. */
-export const bundleWorkflows = (): Promise<WorkflowBundleWithSourceMap> =>
+export const bundleWorkflows = (options: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> =>
   bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: options.tracing ? [tracingInterceptorsPath] : [],
     logger: quietBundlerLogger,
     // Line-level mappings without the sources inlined: stack traces still name file and line, and the worker's
     // parsed source map (kept for the life of the worker) shrinks from tens of megabytes to a few.
@@ -24,9 +31,9 @@ export const bundleWorkflows = (): Promise<WorkflowBundleWithSourceMap> =>
  * The same bundle, made by a child process. Bundling loads webpack and peaks at some 150 MB; done in the service's
  * own process that memory is never given back, so the long-running worker bundles this way.
  */
-export async function bundleWorkflowsInChildProcess(): Promise<{ code: string }> {
+export async function bundleWorkflowsInChildProcess(options: { tracing?: boolean } = {}): Promise<{ code: string }> {
   const script = fileURLToPath(new URL('./printWorkflowBundle.ts', import.meta.url));
-  const { stdout } = await promisify(execFile)(process.execPath, [script], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(process.execPath, [script, ...(options.tracing ? ['--tracing'] : [])], { maxBuffer: 256 * 1024 * 1024 });
   return { code: stdout };
 }
 
@@ -68,14 +75,24 @@ export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp
 
 /** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const { tracing } = options.temporal;
   const connection = await NativeConnection.connect({ address: options.temporal.address, tls: options.temporal.tls });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowBundle: options.workflowBundle ?? (await bundleWorkflowsInChildProcess()),
+    workflowBundle: options.workflowBundle ?? (await bundleWorkflowsInChildProcess({ tracing: tracing !== undefined })),
     activities: workerActivities(options),
     dataConverter: { payloadCodecs: [options.temporal.payloadCodec] },
+    ...(tracing
+      ? {
+          interceptors: {
+            workflowModules: [tracingInterceptorsPath],
+            activity: [(ctx: Context) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+          },
+          sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+        }
+      : {}),
     ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
   });
   return { worker, connection };

@@ -7,6 +7,7 @@ import { startServiceRuntime } from '../platform/serviceRuntime.ts';
 import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
 import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { startWorker } from './startWorker.ts';
+import { startTracing } from '../platform/tracing/tracing.ts';
 
 /** The worker alone (`npm run worker`): the tenant actors' workflows and activities. */
 const settings = loadSettings();
@@ -15,6 +16,7 @@ const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
 const runtime = await startServiceRuntime(settings, log);
 const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
-const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: runtime.temporal, idp });
-shutdownOnSignals(log, [() => worker.stop(), () => runtime.stop()]);
+const tracing = startTracing(settings, 'worker');
+const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
+shutdownOnSignals(log, [() => worker.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
 await worker.running;

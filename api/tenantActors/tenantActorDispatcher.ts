@@ -1,4 +1,5 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { OutboxCommand } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import {
   TASK_QUEUE,
@@ -48,6 +49,7 @@ export class TenantActorDispatcher {
       connection: this.connection,
       namespace: options.namespace,
       dataConverter: { payloadCodecs: [options.temporal.payloadCodec] },
+      ...(options.temporal.tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
     });
   }
 
