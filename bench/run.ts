@@ -222,51 +222,66 @@ async function main(): Promise<void> {
     entry.half = { rate, result: { ...half, rss: serviceRss.stop() } };
     log(`  ${half.rps.toFixed(0)} req/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms, ${half.errors} errors`);
   }
-  // Verify through an API process with rate limits on (a budget no load reaches: the limiter runs, never refuses),
-  // started beside npm start's own API against the same database and Temporal: the cost of the limiter per request.
+  // Verify through a second API process beside npm start's, against the same database and Temporal, started once per
+  // configuration and measured back to back: metrics off, metrics on (the ratio of the two is issue #17's target),
+  // and rate limits on with a budget no load reaches (the limiter runs on every request, never refuses).
   const verifyScenario = scenarios.find((s) => s.name === 'verify, valid key')!;
-  if (!args.only || LIMITED_ROW.includes(args.only)) {
-    const limitedPort = await freePort();
-    let limitedAlive = true;
-    let limitedDone = false;
-    const limited = startNode(
+  const variants = (
+    [
+    { name: METRICS_OFF_ROW, env: { METRICS_PORT: '0' } },
+    { name: METRICS_ON_ROW, env: { METRICS_PORT: String(await freePort()) } },
+    { name: LIMITED_ROW, env: { METRICS_PORT: '0', RATE_LIMIT_PER_SECOND: '1000000000', RATE_LIMIT_VERIFY_PER_SECOND: '1000000000', RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000' } },
+    ] as { name: string; env: Record<string, string> }[]
+  ).filter((variant) => !args.only || variant.name.includes(args.only));
+  const payloadKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim() : '';
+  const variantResults = new Map<string, Measured>();
+  for (const variant of variants) {
+    const variantPort = await freePort();
+    let alive = true;
+    let done = false;
+    const api = startNode(
       'api/main.ts',
       {
-        PORT: String(limitedPort),
+        PORT: String(variantPort),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`,
         DATABASE_MIGRATION_URL: databaseUrl,
         TEMPORAL_ADDRESS: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}`,
-        TEMPORAL_PAYLOAD_KEYS: (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim(),
+        TEMPORAL_PAYLOAD_KEYS: payloadKeys,
         IDP_ADMIN_URL: '',
         AUTH_ENABLED: 'false',
         PUBLIC_BASE_URL: serviceUrl,
         // Hand-offs and stream reconciliation belong to npm start's API.
         OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
         AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
-        METRICS_PORT: '0',
-        RATE_LIMIT_PER_SECOND: '1000000000',
-        RATE_LIMIT_VERIFY_PER_SECOND: '1000000000',
-        RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000',
+        ...variant.env,
       },
       (code, out) => {
-        limitedAlive = false;
-        if (!stopping && !limitedDone) log(`the rate-limited API exited with ${code}:\n${out}`);
+        alive = false;
+        if (!stopping && !done) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
       },
     );
-    children.push(limited);
-    await waitForHttp(`http://127.0.0.1:${limitedPort}/readyz`, 120_000, () => limitedAlive);
-    log(`${LIMITED_ROW} (${verifyScenario.connections} connections, ${verifyScenario.duration} s)`);
-    const load = { url: `http://127.0.0.1:${limitedPort}`, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
+    children.push(api);
+    await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
+    log(`${variant.name} (${verifyScenario.connections} connections, ${verifyScenario.duration} s)`);
+    const load = { url: `http://127.0.0.1:${variantPort}`, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
     if (!quick) await drive({ ...load, durationSeconds: 300, amount: verifyScenario.requests!.length });
     if (verifyScenario.warmup > 0) await drive({ ...load, durationSeconds: verifyScenario.warmup });
-    const result = await drive({ ...load, durationSeconds: verifyScenario.duration });
+    const result = { ...(await drive({ ...load, durationSeconds: verifyScenario.duration })), rss: 0 };
     log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`);
-    measured.push({ scenario: { ...verifyScenario, name: LIMITED_ROW }, result: { ...result, rss: 0 } });
-    limitedDone = true;
-    await limited.stop(5_000);
+    variantResults.set(variant.name, result);
+    const off = variantResults.get(METRICS_OFF_ROW);
+    const targets: Target[] =
+      variant.name === METRICS_ON_ROW && off
+        ? [{ label: 'req/s >= 0.95× metrics off', pass: (r) => r.rps >= 0.95 * off.rps }]
+        : variant.name === LIMITED_ROW
+          ? verifyScenario.targets
+          : [];
+    measured.push({ scenario: { ...verifyScenario, name: variant.name, targets }, result });
+    done = true;
+    await api.stop(5_000);
   }
   const exportSelected = !args.only || EXPORT_ROW.includes(args.only);
   let exported: Measured | undefined;
@@ -361,6 +376,8 @@ type Measured = LoadResult & { rss: number };
 
 const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
 const LIMITED_ROW = 'verify, valid key, rate limits on (a second API process)';
+const METRICS_OFF_ROW = 'verify, valid key, metrics off (a second API process)';
+const METRICS_ON_ROW = 'verify, valid key, metrics on (a second API process)';
 
 function meanOf(a: Measured, b: Measured): Measured {
   const mean = (x: number, y: number) => (x + y) / 2;

@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RegistryCache } from '../../domain/registryCache.ts';
 import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
+import { VERIFY_CODES } from '../../domain/apiKeys/keyVerdict.ts';
+
+type VerifyCode = (typeof VERIFY_CODES)[number];
 
 /**
  * The API process's Prometheus metrics (SPEC-EXTENSIONS §6), in a registry of its own served on METRICS_PORT. Labels
@@ -10,6 +13,8 @@ export interface ApiMetrics {
   registry: Registry;
   requestDuration: Histogram<'method' | 'route' | 'status'>;
   verifications: Counter<'code'>;
+  /** The verifications counter's series, one per verdict code, made once (verify is the hottest path). */
+  verificationsByCode: Record<VerifyCode, Counter.Internal>;
   claimsResolutions: Counter<'outcome'>;
 }
 
@@ -45,19 +50,21 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       backlogAge.set(oldestSeconds);
     },
   });
+  const verifications = new Counter({
+    name: 'tenant_registry_api_key_verifications_total',
+    help: 'API key verifications by verdict code (VALID, NOT_FOUND, REVOKED, ...)',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    verifications,
+    verificationsByCode: Object.fromEntries(VERIFY_CODES.map((code) => [code, verifications.labels({ code })])) as ApiMetrics['verificationsByCode'],
     requestDuration: new Histogram({
       name: 'tenant_registry_http_request_duration_seconds',
       help: 'HTTP requests by route template, method and status',
       labelNames: ['method', 'route', 'status'] as const,
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-      registers: [registry],
-    }),
-    verifications: new Counter({
-      name: 'tenant_registry_api_key_verifications_total',
-      help: 'API key verifications by verdict code (VALID, NOT_FOUND, REVOKED, ...)',
-      labelNames: ['code'] as const,
       registers: [registry],
     }),
     claimsResolutions: new Counter({

@@ -331,6 +331,19 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("Prometheus scrapes the API's and the worker's metrics ports, and traces go to the stack's Jaeger over OTLP/HTTP", () => {
+    const config = parse(read('deploy/prometheus/prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] };
+    const targets = config.scrape_configs.flatMap((job) => job.static_configs.flatMap((c) => c.targets));
+    expect(targets).toEqual(expect.arrayContaining([`api:${environmentOf('api').METRICS_PORT}`, `worker:${environmentOf('worker').WORKER_METRICS_PORT}`]));
+    expect(bindMounts('prometheus').some((m) => m.source.endsWith('deploy/prometheus/prometheus.yml'))).toBe(true);
+    for (const name of SERVICE_PROCESSES) {
+      const endpoint = new URL(environmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT!);
+      expect(namesOf('jaeger'), name).toContain(endpoint.hostname);
+      expect(endpoint.port, name).toBe('4318');
+      expect(loadSettings(environmentOf(name)).METRICS_PORT, name).toBeGreaterThan(0);
+    }
+  });
+
   it('published host ports do not collide', () => {
     const seen = new Map<number, string>();
     for (const name of serviceNames) {

@@ -18,7 +18,7 @@ export const verifyApiKeyRoute = defineRoute({
   handler: async (_input, { deps, ctx }) => {
     const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
     const verdict = await verifyApiKey(body, deps.keyVerification);
-    deps.metrics?.verifications.inc({ code: verdict.code });
+    deps.metrics?.verificationsByCode[verdict.code].inc();
     return { status: 200, body: verdict };
   },
 });
