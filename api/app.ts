@@ -30,7 +30,7 @@ export interface BuiltApp {
 /** The parts of the context that createApp makes unless the caller brought its own. */
 function completeContext(deps: AppDependencies): AppContext {
   const stores = deps.stores ?? postgresStores(deps.orm);
-  const cache = deps.cache ?? new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000 });
+  const cache = deps.cache ?? new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: deps.settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const lastUsedMarks = new LastUsedMarks((ids, seconds) => stores.apiKeys.markUsed(ids, seconds), {
     resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
     onError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),

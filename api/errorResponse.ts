@@ -1,4 +1,5 @@
 import { AppError, type ErrorCode } from '../domain/errors.ts';
+import { isStoreUnreachable } from '../store/storeUnreachable.ts';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -33,12 +34,27 @@ export interface ErrorResponse {
   status: number;
   body: { error: string; message?: string };
   expose: boolean;
+  /** Seconds for Retry-After: a failure that passes by itself (the store away, a full queue, a rate limit). */
+  retryAfterSeconds?: number;
 }
+
+/** How soon to try again after the store was unreachable: about how long a PostgreSQL failover or restart takes. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
 
 /** The one place where failures become the spec's Error body; anything unexpected is a 500 that leaks nothing. */
 export function errorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppError) {
-    return { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
+    const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
+    if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
+    return response;
+  }
+  if (isStoreUnreachable(error)) {
+    return {
+      status: 503,
+      body: { error: 'unavailable', message: 'the registry store is unreachable; try again' },
+      expose: false,
+      retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+    };
   }
   const status = (error as { status?: unknown })?.status;
   if (typeof status === 'number' && CODE_OF_STATUS[status] && (error as { expose?: boolean }).expose) {

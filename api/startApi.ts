@@ -47,7 +47,7 @@ export async function startApi(options: {
       maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS,
     },
   });
-  const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000 });
+  const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
   const stores = postgresStores(orm);
   const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox }) : undefined;

@@ -12,6 +12,10 @@ import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
  *   silently drops notifications stops the cache within the lease (1 s);
  * - in any case: at most `ttlMs` (CACHE_TTL_SECONDS), the bound should a notification ever be lost.
  *
+ * When the store cannot be read (an outage), verify and claims may answer from an entry younger than `staleIfErrorMs`
+ * (CACHE_STALE_IF_ERROR_SECONDS), suspended or expired alike: an outage of the store is an outage of every change too,
+ * except that another replica still reaching the store may revoke meanwhile (docs/reliability.md).
+ *
  * A load that raced an invalidation must not store what it read: loaders take `generation()` before their query
  * and pass it to `put*`, which drops the value when any invalidation happened in between.
  */
@@ -30,6 +34,7 @@ export interface CachedTenant {
 interface Entry<T> {
   value: T;
   expiresAt: number;
+  storedAt: number;
 }
 
 export interface RegistryCacheOptions {
@@ -38,6 +43,8 @@ export interface RegistryCacheOptions {
   maxKeys?: number;
   maxTenants?: number;
   maxMissingKeys?: number;
+  /** How old an entry may be and still answer while the store cannot be read; 0: never. */
+  staleIfErrorMs?: number;
   now?: () => number;
 }
 
@@ -50,6 +57,11 @@ class BoundedTtlMap<K, V> {
     this.#max = max;
   }
 
+  /** The entry and when it was stored, expired or not, without removing it. */
+  peek(key: K): Entry<V> | undefined {
+    return this.#entries.get(key);
+  }
+
   get(key: K, now: number): V | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
@@ -60,10 +72,10 @@ class BoundedTtlMap<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V, expiresAt: number): void {
+  set(key: K, value: V, expiresAt: number, storedAt: number): void {
     this.#entries.delete(key);
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as K);
-    this.#entries.set(key, { value, expiresAt });
+    this.#entries.set(key, { value, expiresAt, storedAt });
   }
 
   delete(key: K): void {
@@ -81,6 +93,7 @@ class BoundedTtlMap<K, V> {
 
 export class RegistryCache {
   readonly ttlMs: number;
+  readonly staleIfErrorMs: number;
   readonly #now: () => number;
   readonly #keys: BoundedTtlMap<string, CachedApiKey>;
   /**
@@ -100,6 +113,7 @@ export class RegistryCache {
 
   constructor(options: RegistryCacheOptions) {
     this.ttlMs = options.ttlMs;
+    this.staleIfErrorMs = options.ttlMs > 0 ? (options.staleIfErrorMs ?? 0) : 0;
     this.#now = options.now ?? Date.now;
     // ~450 bytes a key: 50,000 keys (more than a replica verifies within one TTL in any sane deployment) are ~22 MB.
     this.#keys = new BoundedTtlMap(options.maxKeys ?? 50_000);
@@ -135,7 +149,8 @@ export class RegistryCache {
 
   putMissingApiKey(prefix: string, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
-    this.#missingKeys.set(prefix, true, this.#now() + this.ttlMs);
+    const now = this.#now();
+    this.#missingKeys.set(prefix, true, now + this.ttlMs, now);
   }
 
   tenant(id: string): CachedTenant | undefined {
@@ -154,14 +169,16 @@ export class RegistryCache {
 
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
-    this.#keys.set(prefix, key, this.#now() + this.ttlMs);
+    const now = this.#now();
+    this.#keys.set(prefix, key, now + this.ttlMs, now);
   }
 
   putTenant(tenant: CachedTenant, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
-    const expiresAt = this.#now() + this.ttlMs;
-    this.#tenants.set(tenant.id, tenant, expiresAt);
-    this.#slugs.set(tenant.slug, tenant.id, expiresAt);
+    const now = this.#now();
+    const expiresAt = now + this.ttlMs;
+    this.#tenants.set(tenant.id, tenant, expiresAt, now);
+    this.#slugs.set(tenant.slug, tenant.id, expiresAt, now);
   }
 
   invalidateApiKey(prefix: string): void {
@@ -184,10 +201,29 @@ export class RegistryCache {
     this.#slugs.clear();
   }
 
-  /** The change listener lost its connection: notifications may be missed, so serve nothing from memory. */
+  /**
+   * The change listener lost its connection: notifications may be missed, so serve nothing from memory, but keep what
+   * is there for `stale*`, the answer of last resort while the store cannot be read.
+   */
   suspend(): void {
     this.#suspended = true;
-    this.clear();
+    this.#generation += 1;
+  }
+
+  /** A key stored within staleIfErrorMs, whatever the cache's state: for when the store read failed. */
+  staleApiKey(prefix: string): CachedApiKey | undefined {
+    return this.#fresh(this.#keys.peek(prefix));
+  }
+
+  /** A tenant stored within staleIfErrorMs, by id or slug: for when the store read failed. */
+  staleTenant(lookup: { by: 'id'; id: string } | { by: 'slug'; slug: string }): CachedTenant | undefined {
+    const id = lookup.by === 'id' ? lookup.id : this.#fresh(this.#slugs.peek(lookup.slug));
+    const tenant = id === undefined ? undefined : this.#fresh(this.#tenants.peek(id));
+    return lookup.by === 'slug' && tenant?.slug !== lookup.slug ? undefined : tenant;
+  }
+
+  #fresh<T>(entry: Entry<T> | undefined): T | undefined {
+    return entry && this.#now() - entry.storedAt <= this.staleIfErrorMs ? entry.value : undefined;
   }
 
   /**

@@ -40,6 +40,11 @@ const Settings = z.object({
    * lost. 0 turns the cache off.
    */
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
+  /**
+   * While PostgreSQL cannot be read, verify and claims answer from cache entries younger than this (docs/reliability.md:
+   * on a replica cut off alone, a revocation made through another replica goes unseen for at most this long); 0: never.
+   */
+  CACHE_STALE_IF_ERROR_SECONDS: z.coerce.number().int().min(0).default(60),
   /** host:port of Temporal's frontend; empty: `npm start` runs a local development server. */
   TEMPORAL_ADDRESS: optionalText,
   /** TLS to Temporal (TEMPORAL_TLS, or implied by a CA or client certificate file): platform/temporal/temporalTls.ts. */

@@ -16,7 +16,11 @@ export function errorHandler(): Middleware {
       }
     } catch (error) {
       const response = errorResponse(error);
-      if (!response.expose) ctx.state.log?.error({ err: error }, 'request failed');
+      if (response.retryAfterSeconds !== undefined) {
+        ctx.set('Retry-After', String(response.retryAfterSeconds));
+        // Not a bug of ours: warn, and only the message (a store outage fails every request the same way).
+        if (!response.expose) ctx.state.log?.warn({ err: { message: (error as Error).message, code: (error as { code?: unknown }).code } }, 'request failed: store unreachable');
+      } else if (!response.expose) ctx.state.log?.error({ err: error }, 'request failed');
       const allow = (error as { headers?: Record<string, string> })?.headers?.Allow;
       ctx.status = response.status;
       ctx.body = response.body;

@@ -1,6 +1,6 @@
 import type { ApiKeyVerify } from '../schemas/apiKey.ts';
 import { hashMatches, parseApiKey } from '../apiKeyFormat.ts';
-import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
 
@@ -36,7 +36,15 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
   let tenantStatus: string | undefined;
   if (!key) {
     const generation = cache?.generation() ?? 0;
-    const found = await deps.keys.findVerifiable(parsed.prefix);
+    let found: { key: CachedApiKey; tenantStatus?: string } | undefined;
+    try {
+      found = await deps.keys.findVerifiable(parsed.prefix);
+    } catch (error) {
+      // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+      const stale = cache?.staleApiKey(parsed.prefix);
+      if (!stale) throw error;
+      found = { key: stale };
+    }
     if (!found) {
       cache?.putMissingApiKey(parsed.prefix, generation);
       return NOT_FOUND;
@@ -49,7 +57,12 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
     let tenant = cache?.tenant(key.tenantId);
     if (!tenant) {
       const generation = cache?.generation() ?? 0;
-      tenant = await deps.tenantSnapshot(key.tenantId);
+      const tenantId = key.tenantId;
+      tenant = await deps.tenantSnapshot(tenantId).catch((error: unknown) => {
+        const stale = cache?.staleTenant({ by: 'id', id: tenantId });
+        if (!stale) throw error;
+        return stale;
+      });
       if (!tenant) return NOT_FOUND;
       cache?.putTenant(tenant, generation);
     }

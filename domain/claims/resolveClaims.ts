@@ -32,7 +32,12 @@ export async function resolveClaims(tenants: Pick<TenantRepository, 'snapshot'>,
   let tenant = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
   if (!tenant) {
     const generation = cache?.generation() ?? 0;
-    tenant = await tenants.snapshot(lookup);
+    tenant = await tenants.snapshot(lookup).catch((error: unknown) => {
+      // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+      const stale = cache?.staleTenant(lookup);
+      if (!stale) throw error;
+      return stale;
+    });
     if (!tenant) throw notFound('tenant');
     cache?.putTenant(tenant, generation);
   }

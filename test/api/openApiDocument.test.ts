@@ -118,8 +118,10 @@ describe('security and links in the document', () => {
     const keyLinks = document.paths['/v1/api-keys'].post.responses['201'].links;
     const streamLinks = document.paths['/v1/audit/streams'].post.responses['201'].links;
     expect(Object.keys(tenantLinks)).toEqual(
-      expect.arrayContaining(['getTenant', 'activateTenant', 'listApiKeys', 'getTenantBySlug', 'putEntitlement', 'revokeEntitlement', 'requestProduct', 'startTrial']),
+      expect.arrayContaining(['getTenant', 'activateTenant', 'listApiKeys', 'getTenantBySlug', 'putEntitlement', 'requestProduct', 'startTrial']),
     );
+    // Creating a tenant creates no entitlement: DELETE is linked from the PUT that made one.
+    expect(Object.keys(document.paths['/v1/tenants/{id}/entitlements/{product}'].put.responses['201'].links)).toEqual(['revokeEntitlement']);
     expect(Object.keys(keyLinks)).toEqual(expect.arrayContaining(['revokeApiKey', 'rotateApiKey']));
     expect(Object.keys(streamLinks)).toEqual(['deleteAuditStream']);
     for (const link of [...Object.values<any>(tenantLinks), ...Object.values<any>(keyLinks), ...Object.values<any>(streamLinks)]) {
