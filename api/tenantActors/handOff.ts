@@ -7,17 +7,31 @@ import type { AppContext } from '../appDependencies.ts';
  */
 export async function provisionWithinWait(context: AppContext, tenantId: string, commandId: number): Promise<string | undefined> {
   if (!context.tenantActors) return undefined;
-  try {
-    const outcome = await context.tenantActors.provisionAndWait(tenantId, context.settings.PROVISIONING_WAIT_MS, async () => {
+  const waitMs = context.settings.PROVISIONING_WAIT_MS;
+  const attempt = context.tenantActors
+    .provisionAndWait(tenantId, waitMs, async () => {
       // Not awaited: the answer does not depend on it, and should it fail the relay delivers once more (idempotent).
       context.stores.outbox
         .markDelivered([commandId])
         .catch((err: unknown) => context.log.warn({ tenantId, err }, 'could not mark the provisioning hand-off delivered; the relay will repeat it'));
-    });
-    return outcome?.status === 'succeeded' ? outcome.inviteUrl : undefined;
-  } catch (error) {
-    context.log.warn({ tenantId, err: error }, 'provisioning hand-off failed; the outbox relay will deliver it');
-    return undefined;
+    })
+    .then(
+      (outcome) => (outcome?.status === 'succeeded' ? outcome.inviteUrl : undefined),
+      (error: unknown) => {
+        context.log.warn({ tenantId, err: error }, 'provisioning hand-off failed; the outbox relay will deliver it');
+        return undefined;
+      },
+    );
+  // The gRPC deadline bounds the call, but not what precedes it (a connection being re-established to a Temporal
+  // that is shutting down): the answer waits no longer than PROVISIONING_WAIT_MS whatever Temporal does.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), waitMs);
+  });
+  try {
+    return await Promise.race([attempt, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

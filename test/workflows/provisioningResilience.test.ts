@@ -42,6 +42,27 @@ describe('a hand-off made while Temporal is unreachable', () => {
   });
 });
 
+describe('a tenant creation while Temporal stalls', () => {
+  it('answers 201 within PROVISIONING_WAIT_MS (and a margin), whatever Temporal does, and keeps the hand-off', async () => {
+    const [host, port] = inject('temporalAddress').split(':');
+    const proxy = await startTcpProxy({ host: host!, port: Number(port) });
+    const stack = await startActorStack({ apiTemporalAddress: proxy.address, settings: { TEMPORAL_HANDOFF_TIMEOUT_MS: 1000, PROVISIONING_WAIT_MS: 1500 } });
+    stacks.push(stack);
+    // A connection that takes bytes and answers nothing: what a Temporal frontend going down mid-call looks like.
+    await stack.dispatcher.ping();
+    proxy.stall();
+    const slug = uniqueSlug('stalled');
+    const started = performance.now();
+    const res = await stack.service.request('POST', '/v1/tenants', { slug, name: 'Stalled', admin_email: `a@${slug}.example` });
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(201);
+    expect(elapsed).toBeLessThan(1500 + 3000);
+    const pending = await stack.service.orm.em.fork().execute(`select delivered_at from tenant_actor_outbox where tenant_id = ?`, [res.body.tenant.id]);
+    expect(pending).toEqual([{ delivered_at: null }]);
+    await proxy.close();
+  });
+});
+
 describe('a worker killed in the middle of provisioning', () => {
   it('is replaced by a restarted worker that finishes without a second organization or user', async () => {
     const stack = await startActorStack({ withoutWorker: true, settings: { PROVISIONING_WAIT_MS: 1000, PROVISIONING_RETRY_MAX_ATTEMPTS: 1000 } });
