@@ -45,8 +45,11 @@ export function toIdpError(err: unknown, action: string): IdpError {
     const code = (err.cause as { code?: unknown } | undefined)?.code;
     return new IdpError('unavailable', `Keycloak unreachable for ${action}${typeof code === 'string' ? ` (${code})` : ''}`);
   }
+  // Anything else happened on the way, not in Keycloak's answer: a body cut off mid-read (undici's "terminated"), a
+  // truncated JSON document, a socket error without a response. Retryable: the workflow's retry policy bounds it,
+  // and a transient fault must not fail a provisioning for good.
   const name = err instanceof Error ? err.name : typeof err;
-  return new IdpError('rejected', `unexpected ${name} during ${action}: ${err instanceof Error ? err.message : String(err)}`);
+  return new IdpError('unavailable', `unexpected ${name} during ${action}: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** Keycloak's error bodies: {errorMessage} from admin resources, {error, error_description} from OAuth and JAX-RS. */
