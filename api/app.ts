@@ -41,7 +41,7 @@ function completeContext(deps: AppDependencies): AppContext {
     stores,
     cache,
     lastUsedMarks,
-    auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends)),
+    auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     keyVerification: {
       keys: stores.apiKeys,
       tenantSnapshot: (id) => stores.tenants.snapshot({ by: 'id', id }),

@@ -108,6 +108,8 @@ const Settings = z.object({
   OTEL_SERVICE_NAME: z.string().default('tenant-registry'),
   /** How long one run of the readiness checks answers every /readyz call (0: each call runs them). */
   READINESS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+  /** Audit appends waiting for the database before POST /v1/audit answers 503 (a bound on memory when it is slow). */
+  AUDIT_APPEND_MAX_QUEUED: integer(2_000),
   /** Base URL the simulated provider puts in its invite links. */
   PUBLIC_BASE_URL: optionalText,
 });

@@ -2,6 +2,7 @@ import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import { toAuditEvent } from './auditEventRow.ts';
 import type { AuditRepository } from './auditRepository.ts';
+import { AppError } from '../errors.ts';
 
 interface Pending {
   append: { event: AuditAppend; meta: RequestMeta };
@@ -15,21 +16,33 @@ interface Pending {
  * Nothing waits for a batch to fill: with no insert in flight an append is written at once, alone. Each caller is
  * answered once its own row is committed, with its own id and created_at (clock_timestamp() per row). Should a
  * batch fail, its appends are retried one by one, so one bad event cannot fail the others.
+ * The queue is bounded (`maxQueued`): when the database is slower than the appends arrive, the append past the bound is
+ * refused at once with `unavailable` (503 with Retry-After) rather than held in memory until the process runs out.
  */
 export class AuditAppendBatcher {
   readonly #insert: AuditRepository['insertBatch'];
   readonly #maxInFlight: number;
   readonly #maxBatch: number;
+  readonly #maxQueued: number;
   #pending: Pending[] = [];
   #inFlight = 0;
 
-  constructor(insert: AuditRepository['insertBatch'], options: { maxInFlight?: number; maxBatch?: number } = {}) {
+  constructor(insert: AuditRepository['insertBatch'], options: { maxInFlight?: number; maxBatch?: number; maxQueued?: number } = {}) {
     this.#insert = insert;
     this.#maxInFlight = options.maxInFlight ?? 2;
     this.#maxBatch = options.maxBatch ?? 64;
+    this.#maxQueued = options.maxQueued ?? 2_000;
+  }
+
+  /** Appends waiting for their turn (not yet in an INSERT). */
+  get queued(): number {
+    return this.#pending.length;
   }
 
   append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
+    if (this.#pending.length >= this.#maxQueued) {
+      return Promise.reject(new AppError('unavailable', `the audit log is behind by ${this.#pending.length} appends; try again`));
+    }
     return new Promise((resolve, reject) => {
       this.#pending.push({ append: { event, meta }, resolve, reject });
       this.#drain();

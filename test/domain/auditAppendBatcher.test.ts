@@ -37,6 +37,17 @@ describe('AuditAppendBatcher', () => {
     expect(statements.map((s) => s.rows)).toEqual([1, 9]);
   });
 
+  it('refuses an append past maxQueued at once with unavailable, and accepts again once the queue drained', async () => {
+    const { insert } = fakeInsert({ delayMs: 30 });
+    const batcher = new AuditAppendBatcher(insert, { maxInFlight: 1, maxBatch: 2, maxQueued: 3 });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => batcher.append({ action: `q.${i}` }, meta)));
+    // One in flight at once, three queued behind it; the last two found the queue full.
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect((results[4] as PromiseRejectedResult).reason).toMatchObject({ code: 'unavailable' });
+    expect(batcher.queued).toBe(0);
+    await expect(batcher.append({ action: 'q.after' }, meta)).resolves.toMatchObject({ action: 'q.after' });
+  });
+
   it('retries a failed batch one append at a time, so only the bad one fails', async () => {
     const { insert } = fakeInsert({ failWhen: (rows, actions) => rows > 1 || actions[0] === 'a.bad' });
     const batcher = new AuditAppendBatcher(insert, { maxInFlight: 1 });
