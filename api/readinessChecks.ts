@@ -4,6 +4,8 @@ import { pingStore } from '../store/pingStore.ts';
 export interface CheckResult {
   status: 'up' | 'down' | 'disabled';
   message?: string;
+  /** The message says nothing an outsider should not know (a count, not a host): /readyz may show it. */
+  public?: boolean;
 }
 export type Check = () => Promise<CheckResult>;
 
@@ -50,7 +52,10 @@ export function cachedReadiness(
         if (status === 'down') log.warn({ check, cause: message }, 'readiness check down');
       }
       return Object.fromEntries(
-        Object.entries(checks).map(([name, { status }]) => [name, status === 'down' ? { status, message: 'unreachable' } : { status }]),
+        Object.entries(checks).map(([name, { status, message, public: shown }]) => [
+          name,
+          status === 'down' ? { status, message: shown && message ? message : 'unreachable' } : { status },
+        ]),
       );
     });
     last = { at: now, result };

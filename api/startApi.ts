@@ -72,12 +72,24 @@ export async function startApi(options: {
           store: storeCheck(orm),
           identity_provider: async () => (await idp.ping(), { status: 'up' }),
           temporal: () => dispatcher.ping(),
+          // Reported, never deciding: a dead-lettered hand-off needs an operator, not a restart.
+          outbox: async () => {
+            const { deadLettered } = await stores.outbox.backlog();
+            return deadLettered > 0 ? { status: 'down', message: `${deadLettered} dead-lettered hand-offs (docs/reliability.md)`, public: true } : { status: 'up' };
+          },
         },
         2000,
       ),
   };
   const { app, context } = createApp(deps);
-  const relay = startOutboxRelay({ outbox: stores.outbox, dispatcher, log, intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS });
+  const relay = startOutboxRelay({
+    outbox: stores.outbox,
+    audit: stores.audit,
+    dispatcher,
+    log,
+    intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS,
+    maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
+  });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const http = await listen(app, settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');

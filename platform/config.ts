@@ -78,6 +78,8 @@ const Settings = z.object({
   PROVISIONING_RETRY_MAX_INTERVAL_MS: integer(30_000),
   PROVISIONING_RETRY_MAX_ATTEMPTS: integer(5),
   OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
+  /** Failed deliveries of one hand-off before it is dead-lettered (backoff doubling to 5 minutes: about an hour). */
+  OUTBOX_MAX_ATTEMPTS: integer(20),
   /** Days before trial_ends_at that the actor appends tenant.trial_ending. */
   TRIAL_REMINDER_DAYS: integer(3),
   /** Hosts audit streams may point at (comma-separated host names); empty: any. */

@@ -31,27 +31,39 @@ export class PostgresActorOutbox implements ActorOutbox {
    * Leases due commands to this relay: their next attempt moves out by an exponential backoff (capped at 5 minutes),
    * so another replica skips them while this one delivers, and a failed delivery is retried later.
    */
-  async leaseDue(limit: number): Promise<OutboxEntry[]> {
+  async leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]> {
     const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand; attempts: number }[]>(
-      `update tenant_actor_outbox set attempts = attempts + 1,
-              next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, attempts))
-        where id in (select id from tenant_actor_outbox where delivered_at is null and next_attempt_at <= now()
+      `update tenant_actor_outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
+        where id in (select id from tenant_actor_outbox
+                      where delivered_at is null and dead_lettered_at is null and next_attempt_at <= now()
                       order by next_attempt_at limit ? for update skip locked)
         returning id, tenant_id, command, attempts`,
-      [limit],
+      [leaseSeconds, limit],
     );
     return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: r.command, attempts: r.attempts }));
   }
 
-  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
-    const [row] = await this.#orm.em.fork().execute<{ pending: string; oldest: string | null }[]>(
-      `select count(*) as pending, extract(epoch from now() - min(created_at)) as oldest
+  async backlog(): Promise<{ pending: number; oldestSeconds: number; deadLettered: number }> {
+    const [row] = await this.#orm.em.fork().execute<{ pending: string; oldest: string | null; dead: string }[]>(
+      `select count(*) filter (where dead_lettered_at is null) as pending,
+              extract(epoch from now() - min(created_at) filter (where dead_lettered_at is null)) as oldest,
+              count(*) filter (where dead_lettered_at is not null) as dead
          from tenant_actor_outbox where delivered_at is null`,
     );
-    return { pending: Number(row!.pending), oldestSeconds: Number(row!.oldest ?? 0) };
+    return { pending: Number(row!.pending), oldestSeconds: Number(row!.oldest ?? 0), deadLettered: Number(row!.dead) };
   }
 
-  async recordDeliveryError(id: number, message: string): Promise<void> {
-    await this.#orm.em.fork().execute(`update tenant_actor_outbox set last_error = ? where id = ?`, [message.slice(0, 1000), id]);
+  /** Backoff from now (1 s doubling, at most 5 minutes), so a failure is retried without waiting out the lease. */
+  async recordDeliveryError(entry: OutboxEntry, message: string, maxAttempts: number): Promise<{ deadLettered: boolean }> {
+    const rows = await this.#orm.em.fork().execute<{ dead: boolean }[]>(
+      `update tenant_actor_outbox
+          set last_error = ?,
+              next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, least(attempts, 20))),
+              dead_lettered_at = case when attempts >= ? then now() end
+        where id = ? and delivered_at is null
+        returning dead_lettered_at is not null as dead`,
+      [message.slice(0, 1000), maxAttempts, entry.id],
+    );
+    return { deadLettered: rows[0]?.dead === true };
   }
 }

@@ -1,23 +1,55 @@
 import type { Logger } from '../../platform/logger.ts';
 import { runPeriodically } from '../../platform/periodicTask.ts';
 import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
+import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
+import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import type { TenantActorDispatcher } from './tenantActorDispatcher.ts';
+
+/** Hand-offs one pass takes: with each bounded by the hand-off timeout, the pass is bounded, and so is its lease. */
+const PASS_SIZE = 10;
 
 /**
  * Delivers actor commands that their request could not hand off (Temporal unreachable, process stopped
- * mid-request). Safe with several replicas: rows are leased with SKIP LOCKED, and delivery is idempotent.
+ * mid-request). Safe with several replicas: rows are leased with SKIP LOCKED for longer than a pass can take, so no
+ * other replica delivers them meanwhile, and delivery is idempotent anyway. Each attempt is counted; after
+ * `maxAttempts` a hand-off is dead-lettered: no longer retried, visible in /readyz and the metrics, and appended to
+ * the audit log as `tenant.handoff_dead_lettered` for an operator.
  */
-export function startOutboxRelay(deps: { outbox: ActorOutbox; dispatcher: TenantActorDispatcher; log: Logger; intervalMs: number }): { stop(): Promise<void> } {
+export function startOutboxRelay(deps: {
+  outbox: ActorOutbox;
+  audit?: Pick<AuditRepository, 'append'>;
+  dispatcher: TenantActorDispatcher;
+  log: Logger;
+  intervalMs: number;
+  maxAttempts?: number;
+}): { stop(): Promise<void> } {
+  const maxAttempts = deps.maxAttempts ?? 20;
+  const leaseSeconds = Math.ceil((PASS_SIZE * deps.dispatcher.options.handOffTimeoutMs) / 1000) + 5;
   async function sweep(): Promise<void> {
-    const due = await deps.outbox.leaseDue(50);
+    const due = await deps.outbox.leaseDue(PASS_SIZE, leaseSeconds);
     const delivered: number[] = [];
     for (const entry of due) {
       try {
         await deps.dispatcher.deliver(entry.tenantId, entry.command);
         delivered.push(entry.id);
       } catch (error) {
-        deps.log.warn({ tenantId: entry.tenantId, command: entry.command, attempts: entry.attempts, err: error }, 'actor hand-off failed; will retry');
-        await deps.outbox.recordDeliveryError(entry.id, (error as Error).message);
+        const message = (error as Error).message;
+        const { deadLettered } = await deps.outbox.recordDeliveryError(entry, message, maxAttempts);
+        if (!deadLettered) {
+          deps.log.warn({ tenantId: entry.tenantId, command: entry.command, attempts: entry.attempts, err: error }, 'actor hand-off failed; will retry');
+          continue;
+        }
+        deps.log.error({ tenantId: entry.tenantId, command: entry.command, attempts: entry.attempts, err: error }, 'actor hand-off dead-lettered after its last attempt');
+        await deps.audit?.append(
+          {
+            action: 'tenant.handoff_dead_lettered',
+            tenant_id: entry.tenantId,
+            target_id: entry.tenantId,
+            target_type: 'tenant',
+            metadata: { command: entry.command, attempts: entry.attempts, outbox_id: entry.id, last_error: message.slice(0, 500) },
+          },
+          SYSTEM_ACTOR,
+        );
       }
     }
     await deps.outbox.markDelivered(delivered);

@@ -13,9 +13,16 @@ export interface OutboxEntry {
  */
 export interface ActorOutbox {
   markDelivered(ids: number[]): Promise<void>;
-  /** Due commands, leased to the caller for a while so another replica skips them. */
-  leaseDue(limit: number): Promise<OutboxEntry[]>;
-  recordDeliveryError(id: number, message: string): Promise<void>;
-  /** Commands not delivered yet, and the age of the oldest in seconds (0 when none): what operators watch. */
-  backlog(): Promise<{ pending: number; oldestSeconds: number }>;
+  /**
+   * Due commands, leased to the caller for `leaseSeconds` (longer than the caller's pass over them) so another replica
+   * skips them meanwhile; each lease counts an attempt.
+   */
+  leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]>;
+  /**
+   * A failed delivery: retried after a backoff, or, once `maxAttempts` were made, dead-lettered (kept, no longer
+   * retried, with an audit event). Answers whether it was dead-lettered.
+   */
+  recordDeliveryError(entry: OutboxEntry, message: string, maxAttempts: number): Promise<{ deadLettered: boolean }>;
+  /** Commands not delivered yet, the age of the oldest in seconds (0 when none), and the dead-lettered ones. */
+  backlog(): Promise<{ pending: number; oldestSeconds: number; deadLettered: number }>;
 }

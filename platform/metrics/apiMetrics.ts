@@ -35,21 +35,30 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
     },
   });
+  const deadLetters = new Gauge({
+    name: 'tenant_registry_outbox_dead_letters',
+    help: 'Hand-offs the outbox relay gave up on (OUTBOX_MAX_ATTEMPTS): each needs an operator',
+    registers: [],
+  });
   const backlogAge = new Gauge({
     name: 'tenant_registry_outbox_oldest_seconds',
     help: 'Age of the oldest hand-off to a tenant actor not delivered yet (0: none)',
-    registers: [registry],
+    registers: [],
   });
   new Gauge({
     name: 'tenant_registry_outbox_backlog',
     help: 'Hand-offs to tenant actors (provisioning, claims pushes) not delivered to Temporal yet',
     registers: [registry],
     async collect() {
-      const { pending, oldestSeconds } = await outbox.backlog();
+      const { pending, oldestSeconds, deadLettered } = await outbox.backlog();
       this.set(pending);
       backlogAge.set(oldestSeconds);
+      deadLetters.set(deadLettered);
     },
   });
+  // After the backlog gauge, whose one query sets them, so a scrape reads them fresh.
+  registry.registerMetric(backlogAge);
+  registry.registerMetric(deadLetters);
   const verifications = new Counter({
     name: 'tenant_registry_api_key_verifications_total',
     help: 'API key verifications by verdict code (VALID, NOT_FOUND, REVOKED, ...)',

@@ -10,6 +10,7 @@ import { Migration20261122000009TenantListing } from './Migration20261122000009T
 import { Migration20261122000010LifecycleTimers } from './Migration20261122000010LifecycleTimers.ts';
 import { Migration20261122000012AuditRecordedBy } from './Migration20261122000012AuditRecordedBy.ts';
 import { Migration20261122000013ChainAsOwner } from './Migration20261122000013ChainAsOwner.ts';
+import { Migration20261122000014OutboxDeadLetters } from './Migration20261122000014OutboxDeadLetters.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261122000010LifecycleTimers', class: Migration20261122000010LifecycleTimers },
   { name: 'Migration20261122000012AuditRecordedBy', class: Migration20261122000012AuditRecordedBy },
   { name: 'Migration20261122000013ChainAsOwner', class: Migration20261122000013ChainAsOwner },
+  { name: 'Migration20261122000014OutboxDeadLetters', class: Migration20261122000014OutboxDeadLetters },
 ];

@@ -28,6 +28,8 @@ export interface ActorStackOptions {
   /** Temporal address the API uses (e.g. a proxy in front of the test server); the worker always uses the server. */
   apiTemporalAddress?: string;
   relayIntervalMs?: number;
+  /** OUTBOX_MAX_ATTEMPTS of the stack's relay. */
+  outboxMaxAttempts?: number;
   /** Start without a worker (a test starts it, possibly as another process). */
   withoutWorker?: boolean;
   /** The provider behind API and worker; default: the simulated one on the service's database. */
@@ -67,7 +69,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const log = createLogger('silent', 'test-relay');
-  const relay = startOutboxRelay({ outbox: service.deps.stores.outbox, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500 });
+  const relay = startOutboxRelay({ outbox: service.deps.stores.outbox, audit: service.deps.stores.audit, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500, maxAttempts: options.outboxMaxAttempts });
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
