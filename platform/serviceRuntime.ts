@@ -3,6 +3,7 @@ import type { Logger } from './logger.ts';
 import { resolveDatabase } from './database.ts';
 import { startTemporalDevServer, type RunningDevServer } from './temporalDevServer.ts';
 import { migrate, openOrm, type Orm } from '../store/orm.ts';
+import { untilAvailable } from './untilAvailable.ts';
 import type { RunningPostgres } from './embeddedPostgres.ts';
 import type { TemporalAccess } from './temporal/temporalAccess.ts';
 import { PayloadEncryptionCodec, type PayloadKey } from './temporal/payloadEncryptionCodec.ts';
@@ -28,7 +29,8 @@ export interface ServiceRuntime {
  */
 export async function startServiceRuntime(settings: Settings, log: Logger): Promise<ServiceRuntime> {
   const database = await resolveDatabase(settings, log);
-  const { separateRuntimeRole } = await migrate(database.migrationUrl, database.url);
+  // Started while PostgreSQL is down (a deployment's database restarting): wait for it, logged, instead of exiting.
+  const { separateRuntimeRole } = await untilAvailable('PostgreSQL', () => migrate(database.migrationUrl, database.url), log);
   if (!separateRuntimeRole) {
     log.warn(
       'the service runs as the role that owns the schema: it could alter the append-only audit log. Set DATABASE_MIGRATION_URL to the owner and DATABASE_URL to a runtime role (docs/security.md)',

@@ -47,6 +47,10 @@ const quietBundlerLogger = {
 };
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
+import { untilAvailable } from '../platform/untilAvailable.ts';
+import { createLogger, type Logger } from '../platform/logger.ts';
+
+const silentLog = createLogger('silent', 'worker');
 
 export interface TenantWorkerOptions {
   temporal: TemporalAccess;
@@ -62,6 +66,8 @@ export interface TenantWorkerOptions {
   /** TRIAL_REMINDER_DAYS */
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
+  /** Where waiting for Temporal at start is reported. */
+  log?: Logger;
 }
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
@@ -76,7 +82,12 @@ export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp
 /** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { tracing } = options.temporal;
-  const connection = await NativeConnection.connect({ address: options.temporal.address, tls: options.temporal.tls });
+  // Started while Temporal is down: wait for it rather than exit (a supervisor would only restart into the same wait).
+  const connection = await untilAvailable(
+    'Temporal',
+    () => NativeConnection.connect({ address: options.temporal.address, tls: options.temporal.tls }),
+    options.log ?? silentLog,
+  );
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,

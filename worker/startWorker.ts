@@ -11,6 +11,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
   const observed = options.settings.WORKER_METRICS_PORT > 0 ? await startWorkerMetrics(options.settings.WORKER_METRICS_PORT, options.settings.HOST, options.log) : undefined;
   const { worker, connection } = await createTenantWorker({
     metrics: observed?.metrics,
+    log: options.log,
     temporal: options.temporal,
     namespace: options.settings.TEMPORAL_NAMESPACE,
     taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
