@@ -24,7 +24,7 @@ async function asActivityFailure<T>(call: () => Promise<T>): Promise<T> {
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit'>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit'> & Partial<Pick<RegistryStores, 'invites'>>;
   idp: IdentityProvider;
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
@@ -67,7 +67,21 @@ export function createTenantActivities(deps: {
       timed('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name))),
     ensureMembership: (organizationId: string, userId: string) =>
       timed('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId))),
-    sendInvite: (userId: string) => timed('invite', () => asActivityFailure(() => idp.sendInvite(userId))),
+    /**
+     * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
+     * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
+     */
+    sendInvite: (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
+      timed('invite', async () => {
+        const ledger = stores.invites;
+        if (ledger && runKey && (await ledger.wasSent(runKey))) {
+          log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
+          return { alreadySent: true };
+        }
+        const sent = await asActivityFailure(() => idp.sendInvite(userId));
+        if (ledger && runKey && tenantId) await ledger.recordSent(runKey, tenantId, userId);
+        return sent;
+      }),
 
     pushTenantClaims: (tenantId: string, asOf?: number): Promise<{ users: number }> => timed('push_claims', () => pushTenantClaims(tenantId, asOf)),
 

@@ -4,6 +4,7 @@ import type { AuditStreamRepository } from './auditStreams/auditStreamRepository
 import type { CatalogRepository } from './catalog/catalogRepository.ts';
 import type { ActorOutbox } from './tenantActor/actorOutboxRepository.ts';
 import type { TenantRepository } from './tenants/tenantRepository.ts';
+import type { InviteLedger } from './provisioning/inviteLedger.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -13,4 +14,5 @@ export interface RegistryStores {
   audit: AuditRepository;
   auditStreams: AuditStreamRepository;
   outbox: ActorOutbox;
+  invites: InviteLedger;
 }

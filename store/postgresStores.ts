@@ -6,6 +6,7 @@ import { PostgresAuditRepository } from './postgresAuditRepository.ts';
 import { PostgresAuditStreamRepository } from './postgresAuditStreamRepository.ts';
 import { PostgresCatalogRepository } from './postgresCatalogRepository.ts';
 import { PostgresTenantRepository } from './postgresTenantRepository.ts';
+import { PostgresInviteLedger } from './postgresInviteLedger.ts';
 
 export function postgresStores(orm: Orm): RegistryStores {
   return {
@@ -15,5 +16,6 @@ export function postgresStores(orm: Orm): RegistryStores {
     audit: new PostgresAuditRepository(orm),
     auditStreams: new PostgresAuditStreamRepository(orm),
     outbox: new PostgresActorOutbox(orm),
+    invites: new PostgresInviteLedger(orm),
   };
 }

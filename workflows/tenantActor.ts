@@ -251,7 +251,7 @@ export class TenantActor {
       step = 'membership';
       await steps.ensureMembership(organizationId, userId);
       step = 'invite';
-      const { inviteUrl } = await steps.sendInvite(userId);
+      const { inviteUrl } = await steps.sendInvite(userId, tenantId, this.#outcomeId('provision'));
       // Claims first, so the user's first token already carries the tenant's bundle.
       await steps.pushTenantClaims(tenantId);
       state.provisioning = 'succeeded';
