@@ -22,7 +22,7 @@ const ratio = (value: number, base: number) => `${(value / base).toFixed(value /
 
 /** One Markdown table (it reads as well in a terminal as pasted into docs/performance.md). */
 export function formatTable(summary: string[], rows: Row[], rss: RssRow): string {
-  const header = ['scenario', 'conns', 'req/s', '×koa', 'p50 ms', '×koa', 'p99 ms', '×koa', 'errors', 'RSS MB', '×koa', 'target', 'result'];
+  const header = ['scenario', 'conns', 'req/s', '×floor', 'p50 ms', '×floor', 'p99 ms', '×floor', 'errors', 'RSS MB', '×floor', 'target', 'result'];
   const body = rows.map((row) => {
     const { result: r, base: b } = row;
     const missed = row.verdicts.filter((v) => !v.pass).map((v) => v.label);
