@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 export { freePort } from '../platform/freePort.ts';
 
@@ -17,17 +17,26 @@ export interface Child {
  * A Node script of the project as its own process (and process group, so nothing it starts can outlive the bench).
  * Its last output is kept and shown when it exits early.
  */
-export function startNode(script: string, env: NodeJS.ProcessEnv, onExit: (code: number | null, stderr: string) => void): Child {
+export function startNode(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  onExit: (code: number | null, stderr: string) => void,
+  options: { stdoutFile?: string } = {},
+): Child {
+  // A service's log lines (LOG_LEVEL=info, as it runs) go straight to a file: the bench process, which is also the
+  // load generator, never handles them, so they cost the service what they cost in production and nothing more.
+  const stdout = options.stdoutFile ? openSync(options.stdoutFile, 'a') : 'pipe';
   const child = spawn(process.execPath, [resolve(projectRoot, script)], {
     cwd: projectRoot,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
     detached: true,
   });
+  if (typeof stdout === 'number') closeSync(stdout);
   let stderr = '';
   // Drained so a chatty child never blocks on a full pipe; warnings and errors are what LOG_LEVEL=warn leaves.
   const logFile = env.BENCH_CHILD_LOG ? createWriteStream(env.BENCH_CHILD_LOG) : undefined;
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-20_000);
     logFile?.write(chunk);
   });

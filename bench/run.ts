@@ -118,7 +118,8 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       ...(args['service-log'] ? { BENCH_CHILD_LOG: args['service-log'] } : {}),
-      LOG_LEVEL: 'warn',
+      // The default level, one access line per request: how the service runs (issue #19).
+      LOG_LEVEL: 'info',
       DATABASE_URL: '',
       TEMPORAL_ADDRESS: '',
       IDP_ADMIN_URL: '',
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
       serviceAlive = false;
       if (!stopping) log(`the service exited with ${code}:\n${out}`);
     },
+    { stdoutFile: resolve(dataDir, 'service.log') },
   );
   children.push(service);
   await waitForHttp(`${serviceUrl}/readyz`, 180_000, () => serviceAlive);
@@ -260,7 +262,7 @@ async function main(): Promise<void> {
         PORT: String(variantPort),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`,
         DATABASE_MIGRATION_URL: databaseUrl,
         TEMPORAL_ADDRESS: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}`,
@@ -277,6 +279,7 @@ async function main(): Promise<void> {
         alive = false;
         if (!stopping && !done) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
       },
+      { stdoutFile: resolve(dataDir, 'variant-api.log') },
     );
     children.push(api);
     await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
