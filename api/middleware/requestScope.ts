@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../platform/logger.ts';
+import { accessLoggerOf, type Logger } from '../../platform/logger.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -10,6 +10,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
  * names the request id itself, and is skipped outright when the level is above info.
  */
 export function requestScope(log: Logger): Middleware {
+  const access = accessLoggerOf(log);
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = incoming !== '' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -28,8 +29,8 @@ export function requestScope(log: Logger): Middleware {
     try {
       await next();
     } finally {
-      if (log.isLevelEnabled('info')) {
-        log.info(
+      if (access.isLevelEnabled('info')) {
+        access.info(
           { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
           'request',
         );
