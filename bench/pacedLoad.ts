@@ -11,7 +11,7 @@ import { summarizeLatencies, type LoadOptions, type LoadResult } from './load.ts
 export async function drivePaced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
   const { rate, requests, nextRequest, check } = options;
   const pool = new Pool(options.url, { connections: options.connections, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
-  const total = Math.max(1, Math.round(rate * options.durationSeconds));
+  const total = Math.max(1, options.amount ?? Math.round(rate * options.durationSeconds));
   const latencies = new Float64Array(total);
   let count = 0;
   let errors = 0;
