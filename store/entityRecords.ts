@@ -1,7 +1,5 @@
-import type { CatalogProductRecord } from '../domain/catalog/catalogProductRecord.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
 import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
-import type { CatalogProductEntity } from './entities/catalogProductEntity.ts';
 import type { TenantEntity } from './entities/tenantEntity.ts';
 import type { TenantProductEntity } from './entities/tenantProductEntity.ts';
 
@@ -39,12 +37,3 @@ export const toTenantProductRecord = (e: Loaded<typeof TenantProductEntity>): Te
   updatedAt: e.updatedAt,
 });
 
-export const toCatalogProductRecord = (e: Loaded<typeof CatalogProductEntity>): CatalogProductRecord => ({
-  key: e.key,
-  name: e.name,
-  description: e.description,
-  plansRequired: e.plansRequired,
-  demoUrl: e.demoUrl ?? null,
-  supportsTrial: e.supportsTrial,
-  position: e.position,
-});

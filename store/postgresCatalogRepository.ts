@@ -1,9 +1,31 @@
 import type { CatalogProductRecord } from '../domain/catalog/catalogProductRecord.ts';
 import type { CatalogRepository } from '../domain/catalog/catalogRepository.ts';
-import { CatalogProductEntity } from './entities/catalogProductEntity.ts';
+import { nativePool } from './nativePool.ts';
 import type { Orm } from './orm.ts';
-import { toCatalogProductRecord } from './entityRecords.ts';
 
+const CATALOG_COLUMNS = 'key, name, description, plans_required, demo_url, supports_trial, position';
+
+interface CatalogProductRow {
+  key: string;
+  name: string;
+  description: string;
+  plans_required: string[];
+  demo_url: string | null;
+  supports_trial: boolean;
+  position: number;
+}
+
+const catalogRowToRecord = (r: CatalogProductRow): CatalogProductRecord => ({
+  key: r.key,
+  name: r.name,
+  description: r.description,
+  plansRequired: r.plans_required,
+  demoUrl: r.demo_url,
+  supportsTrial: r.supports_trial,
+  position: r.position,
+});
+
+/** The catalog's reads as named statements on the pool: rows straight to records, no EntityManager per call. */
 export class PostgresCatalogRepository implements CatalogRepository {
   readonly #orm: Orm;
 
@@ -12,11 +34,20 @@ export class PostgresCatalogRepository implements CatalogRepository {
   }
 
   async list(): Promise<CatalogProductRecord[]> {
-    return (await this.#orm.em.fork().find(CatalogProductEntity, {}, { orderBy: { position: 'asc' } })).map(toCatalogProductRecord);
+    const { rows } = await (await nativePool(this.#orm)).query<CatalogProductRow>({
+      name: 'catalog_products',
+      text: `select ${CATALOG_COLUMNS} from catalog_products order by position`,
+      values: [],
+    });
+    return rows.map(catalogRowToRecord);
   }
 
   async find(key: string): Promise<CatalogProductRecord | undefined> {
-    const product = await this.#orm.em.fork().findOne(CatalogProductEntity, { key });
-    return product ? toCatalogProductRecord(product) : undefined;
+    const { rows } = await (await nativePool(this.#orm)).query<CatalogProductRow>({
+      name: 'catalog_product_by_key',
+      text: `select ${CATALOG_COLUMNS} from catalog_products where key = $1`,
+      values: [key],
+    });
+    return rows[0] && catalogRowToRecord(rows[0]);
   }
 }

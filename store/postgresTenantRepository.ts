@@ -61,6 +61,28 @@ const tenantRowToRecord = (r: TenantRow): TenantRecord => ({
   updatedAt: new Date(r.updated_at),
 });
 
+interface TenantProductRow {
+  tenant_id: string;
+  product: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  expires_at: Date | string | null;
+  expiry_announced_for: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const tenantProductRowToRecord = (r: TenantProductRow): TenantProductRecord => ({
+  tenantId: r.tenant_id,
+  product: r.product,
+  enabled: r.enabled,
+  config: r.config,
+  expiresAt: r.expires_at === null ? null : new Date(r.expires_at),
+  expiryAnnouncedFor: r.expiry_announced_for === null ? null : new Date(r.expiry_announced_for),
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
 const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
   with tenant as (
     insert into tenants (id, slug, name, status, kind, plan, trial_ends_at, sales_owner, admin_email, admin_name, created_at, updated_at)
@@ -131,8 +153,15 @@ export class PostgresTenantRepository implements TenantRepository {
     return rows.map((row) => ({ tenant: tenantRowToRecord(row), position: { createdAt: row.position, id: row.id } }));
   }
 
+  /** A named statement on the pool: a listing needs rows, not an EntityManager fork and hydrated entities. */
   async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
-    return (await this.#orm.em.fork().find(TenantProductEntity, { tenantId }, { orderBy: { product: 'asc' } })).map(toTenantProductRecord);
+    const { rows } = await (await nativePool(this.#orm)).query<TenantProductRow>({
+      name: 'entitlements_of_tenant',
+      text: `select tenant_id, product, enabled, config, expires_at, expiry_announced_for, created_at, updated_at
+               from tenant_products where tenant_id = $1 order by product`,
+      values: [tenantId],
+    });
+    return rows.map(tenantProductRowToRecord);
   }
 
   /**
