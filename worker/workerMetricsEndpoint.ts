@@ -1,17 +1,21 @@
-import { Runtime } from '@temporalio/worker';
 import { freePort } from '../platform/freePort.ts';
 import type { Logger } from '../platform/logger.ts';
 import { startMetricsServer } from '../platform/metrics/metricsServer.ts';
+import type { TelemetryOptions } from '@temporalio/worker';
 import { createWorkerMetrics, type WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 
 /**
  * The worker's `/metrics` (WORKER_METRICS_PORT): its own metrics, then the Temporal SDK's (pollers, task latencies,
  * slots, sticky cache), which the SDK's core serves on a loopback port of its own and this scrape appends, so
- * Prometheus has one target per worker. Must run before the worker's first connection (Runtime.install).
+ * Prometheus has one target per worker. `sdkTelemetry` goes to Runtime.install, before the worker's first connection.
  */
-export async function startWorkerMetrics(port: number, host: string, log: Logger): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
+export async function startWorkerMetrics(
+  port: number,
+  host: string,
+  log: Logger,
+): Promise<{ metrics: WorkerMetrics; sdkTelemetry: TelemetryOptions; close(): Promise<void> }> {
   const corePort = await freePort();
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${corePort}`, countersTotalSuffix: true, useSecondsForDurations: true } } } });
+  const sdkTelemetry: TelemetryOptions = { metrics: { prometheus: { bindAddress: `127.0.0.1:${corePort}`, countersTotalSuffix: true, useSecondsForDurations: true } } };
   const metrics = createWorkerMetrics();
   const server = await startMetricsServer(
     port,
@@ -27,5 +31,5 @@ export async function startWorkerMetrics(port: number, host: string, log: Logger
     },
     log,
   );
-  return { metrics, close: () => server.close() };
+  return { metrics, sdkTelemetry, close: () => server.close() };
 }

@@ -59,7 +59,59 @@ describe('service start-up', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('on SIGTERM stops the API, the worker, Temporal and PostgreSQL in order, each says it stopped, and it exits 0', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'start-'));
+    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const env = {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'info',
+    };
+    const start = spawn(process.execPath, [startScript], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    start.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((done) => start.once('close', done));
+    try {
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 'readiness');
+      // The worker is running once its workflow bundle (a short-lived process of its own) is built.
+      await eventually(async () => out.includes('tenant actor worker running'), 60_000, 'worker running');
+      const started = descendants(start.pid!);
+      expect(started.length).toBeGreaterThanOrEqual(4);
+      start.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(started.filter(({ pid }) => isRunning(pid))).toEqual([]);
+      const stopped = out.split('\n').filter((line) => line.includes('"msg":"stopped"')).map((line) => (JSON.parse(line) as { name: string }).name);
+      expect(stopped).toEqual(['tenant-registry-api', 'tenant-registry-worker', 'tenant-registry']);
+    } finally {
+      start.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** Every process below `pid` (its children, theirs, ...), with its command line. */
+function descendants(pid: number): { pid: number; command: string }[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const below = (parent: number): number[] => [...parentOf].filter(([, p]) => p === parent).flatMap(([child]) => [child, ...below(child)]);
+  return below(pid).map((child) => ({ pid: child, command: commandOf(child) }));
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 120);
+  } catch {
+    return '';
+  }
+}
 
 /** The project entry points the direct children of `pid` run, with their pids. */
 function childEntryPoints(pid: number): Map<string, number> {
