@@ -124,7 +124,7 @@ export function createTenantActivities(deps: {
     async loadTenantTimeline(tenantId: string): Promise<{ status: string | null; upcoming: LifecycleEvent[] }> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
       if (!tenant) return { status: null, upcoming: [] };
-      return { status: tenant.status, upcoming: upcomingLifecycleEvents(tenant, await stores.tenants.entitlementsOf(tenantId), reminderDays) };
+      return { status: tenant.status, upcoming: upcomingLifecycleEvents(tenant, (await stores.tenants.entitlementsOf(tenantId)) ?? [], reminderDays) };
     },
 
     /**

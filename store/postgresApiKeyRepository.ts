@@ -6,6 +6,8 @@ import { conflict } from '../domain/errors.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { nativePool } from './nativePool.ts';
+import { ReadBatcher } from './readBatcher.ts';
+import { UUID } from './uuidShape.ts';
 import type { Orm } from './orm.ts';
 
 interface KeyRow {
@@ -64,23 +66,27 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     this.#orm = orm;
   }
 
-  async tenantExists(tenantId: string): Promise<boolean> {
-    const { rows } = await (await nativePool(this.#orm)).query<{ found: number }>({
-      name: 'tenant_exists',
-      text: 'select 1 as found from tenants where id = $1',
-      values: [tenantId],
-    });
-    return rows.length > 0;
+  /** One statement for the tenants asked for together (store/readBatcher.ts); its existence comes with its keys. */
+  listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined> {
+    return UUID.test(tenantId) ? this.#ofTenants.load(tenantId) : Promise.resolve(undefined);
   }
 
-  async listOfTenant(tenantId: string): Promise<ApiKeyRecord[]> {
-    const { rows } = await (await nativePool(this.#orm)).query<KeyRow>({
-      name: 'api_keys_of_tenant',
-      text: `select ${KEY_COLUMNS} from api_keys where tenant_id = $1 order by created_at desc, id`,
-      values: [tenantId],
+  readonly #ofTenants = new ReadBatcher<string, ApiKeyRecord[]>(async (tenantIds) => {
+    const { rows } = await (await nativePool(this.#orm)).query<{ tenant: string } & ({ [K in keyof KeyRow]: KeyRow[K] | null })>({
+      name: 'api_keys_of_tenants',
+      text: `select t.id as tenant, ${KEY_COLUMNS.split(', ').map((column) => `k.${column}`).join(', ')}
+               from tenants t left join api_keys k on k.tenant_id = t.id
+              where t.id = any($1::uuid[]) order by t.id, k.created_at desc, k.id`,
+      values: [tenantIds],
     });
-    return rows.map(toRecord);
-  }
+    const found = new Map<string, ApiKeyRecord[]>();
+    for (const row of rows) {
+      let list = found.get(row.tenant);
+      if (!list) found.set(row.tenant, (list = []));
+      if (row.id !== null) list.push(toRecord(row as KeyRow));
+    }
+    return found;
+  });
 
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean> {
     return this.#orm.em.fork().transactional(async (tx) => {

@@ -15,6 +15,8 @@ import type { Orm } from './orm.ts';
 import { toTenantProductRecord, toTenantRecord } from './entityRecords.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
+import { ReadBatcher } from './readBatcher.ts';
+import { UUID } from './uuidShape.ts';
 
 const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
@@ -105,15 +107,29 @@ export class PostgresTenantRepository implements TenantRepository {
     this.#orm = orm;
   }
 
-  /** The same columns and row mapping as the listing: one way to read a tenant, one named statement per lookup. */
-  async find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
-    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
-      name: lookup.by === 'id' ? 'tenant_by_id' : 'tenant_by_slug',
-      text: `select ${TENANT_COLUMNS} from tenants where ${lookup.by === 'id' ? 'id' : 'slug'} = $1`,
-      values: [lookup.by === 'id' ? lookup.id : lookup.slug],
-    });
-    return rows[0] && tenantRowToRecord(rows[0]);
+  /** The same columns and row mapping as the listing; the requests that arrive together share one statement. */
+  find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
+    if (lookup.by === 'slug') return this.#bySlug.load(lookup.slug);
+    return UUID.test(lookup.id) ? this.#byId.load(lookup.id) : Promise.resolve(undefined);
   }
+
+  readonly #byId = new ReadBatcher<string, TenantRecord>(async (ids) => {
+    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
+      name: 'tenants_by_ids',
+      text: `select ${TENANT_COLUMNS} from tenants where id = any($1::uuid[])`,
+      values: [ids],
+    });
+    return new Map(rows.map((row) => [row.id, tenantRowToRecord(row)]));
+  });
+
+  readonly #bySlug = new ReadBatcher<string, TenantRecord>(async (slugs) => {
+    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
+      name: 'tenants_by_slugs',
+      text: `select ${TENANT_COLUMNS} from tenants where slug = any($1::text[])`,
+      values: [slugs],
+    });
+    return new Map(rows.map((row) => [row.slug, tenantRowToRecord(row)]));
+  });
 
   async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
     return loadTenantSnapshot(await nativePool(this.#orm), lookup);
@@ -153,16 +169,28 @@ export class PostgresTenantRepository implements TenantRepository {
     return rows.map((row) => ({ tenant: tenantRowToRecord(row), position: { createdAt: row.position, id: row.id } }));
   }
 
-  /** A named statement on the pool: a listing needs rows, not an EntityManager fork and hydrated entities. */
-  async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
-    const { rows } = await (await nativePool(this.#orm)).query<TenantProductRow>({
-      name: 'entitlements_of_tenant',
-      text: `select tenant_id, product, enabled, config, expires_at, expiry_announced_for, created_at, updated_at
-               from tenant_products where tenant_id = $1 order by product`,
-      values: [tenantId],
-    });
-    return rows.map(tenantProductRowToRecord);
+  /** Undefined when there is no such tenant: its existence and its entitlements come from one statement. */
+  entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {
+    return UUID.test(tenantId) ? this.#entitlements.load(tenantId) : Promise.resolve(undefined);
   }
+
+  /** A named statement on the pool (rows, not hydrated entities), one for the tenants asked for together. */
+  readonly #entitlements = new ReadBatcher<string, TenantProductRecord[]>(async (ids) => {
+    const { rows } = await (await nativePool(this.#orm)).query<{ id: string } & ({ [K in keyof TenantProductRow]: TenantProductRow[K] | null })>({
+      name: 'entitlements_of_tenants',
+      text: `select t.id, p.tenant_id, p.product, p.enabled, p.config, p.expires_at, p.expiry_announced_for, p.created_at, p.updated_at
+               from tenants t left join tenant_products p on p.tenant_id = t.id
+              where t.id = any($1::uuid[]) order by t.id, p.product`,
+      values: [ids],
+    });
+    const found = new Map<string, TenantProductRecord[]>();
+    for (const row of rows) {
+      let list = found.get(row.id);
+      if (!list) found.set(row.id, (list = []));
+      if (row.tenant_id !== null) list.push(tenantProductRowToRecord(row as TenantProductRow));
+    }
+    return found;
+  });
 
   /**
    * Tenant, `tenant.created` and the hand-off to its actor (provisioning, or its timeline) as one statement: one round trip and one commit, so once

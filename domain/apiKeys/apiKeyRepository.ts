@@ -32,9 +32,8 @@ export interface ApiKeyChange<T> {
 
 /** The API keys aggregate's store (implemented in store/postgresApiKeyRepository.ts, faked in tests). */
 export interface ApiKeyRepository {
-  tenantExists(tenantId: string): Promise<boolean>;
-  /** Newest first, revoked and expired keys included. */
-  listOfTenant(tenantId: string): Promise<ApiKeyRecord[]>;
+  /** Newest first, revoked and expired keys included; undefined when there is no such tenant. */
+  listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined>;
   /** Inserts the key with its audit event atomically; false (nothing written) when the tenant does not exist. */
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean>;
   /**

@@ -4,7 +4,7 @@ import type { ApiKeyRepository } from './apiKeyRepository.ts';
 
 /** Newest first, revoked and expired keys included so operators can audit them. */
 export async function listApiKeys(keys: ApiKeyRepository, tenantId: string): Promise<ApiKeyRecord[]> {
-  const [exists, list] = await Promise.all([keys.tenantExists(tenantId), keys.listOfTenant(tenantId)]);
-  if (!exists) throw notFound('tenant');
+  const list = await keys.listOfTenant(tenantId);
+  if (!list) throw notFound('tenant');
   return list;
 }

@@ -48,8 +48,8 @@ export interface TenantRepository {
   snapshots(ids: string[]): Promise<CachedTenant[]>;
   /** A page of the listing, newest first, after the position `after` (from the previous page's last tenant). */
   page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ tenant: TenantRecord; position: TenantListPosition }[]>;
-  /** Every entitlement, disabled and expired ones included, by product. */
-  entitlementsOf(tenantId: string): Promise<TenantProductRecord[]>;
+  /** Every entitlement, disabled and expired ones included, by product; undefined when there is no such tenant. */
+  entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined>;
   /**
    * The tenant, its creation event and the hand-off to its actor (provisioning when it has an admin e-mail, else a
    * claims push that starts the actor and its timeline), in one commit; `slug_taken` (nothing written) when the slug

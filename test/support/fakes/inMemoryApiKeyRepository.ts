@@ -13,11 +13,8 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     this.tenants.set(id, status);
   }
 
-  async tenantExists(tenantId: string): Promise<boolean> {
-    return this.tenants.has(tenantId);
-  }
-
-  async listOfTenant(tenantId: string): Promise<ApiKeyRecord[]> {
+  async listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined> {
+    if (!this.tenants.has(tenantId)) return undefined;
     return [...this.keys.values()].filter((k) => k.tenantId === tenantId).reverse();
   }
 

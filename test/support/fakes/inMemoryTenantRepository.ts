@@ -56,7 +56,8 @@ export class InMemoryTenantRepository implements TenantRepository {
       .map((t) => ({ tenant: structuredClone(t), position: { createdAt: micros(t), id: t.id } }));
   }
 
-  async entitlementsOf(tenantId: string): Promise<TenantProductRecord[]> {
+  async entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {
+    if (!this.tenants.has(tenantId)) return undefined;
     return this.entitlements.filter((e) => e.tenantId === tenantId);
   }
 
@@ -71,7 +72,7 @@ export class InMemoryTenantRepository implements TenantRepository {
   async change<T>(id: string, _meta: unknown, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>) {
     const tenant = this.tenants.get(id);
     if (!tenant) return undefined;
-    const change = decide({ ...structuredClone(tenant), entitlements: structuredClone(await this.entitlementsOf(id)) }, new Date());
+    const change = decide({ ...structuredClone(tenant), entitlements: structuredClone((await this.entitlementsOf(id)) ?? []) }, new Date());
     if (change.update) Object.assign(tenant, change.update);
     for (const put of change.putEntitlements ?? []) {
       const at = this.entitlements.findIndex((e) => e.tenantId === id && e.product === put.product);
