@@ -1,6 +1,7 @@
 import type { CatalogProductRecord } from '../domain/catalog/catalogProductRecord.ts';
 import type { CatalogRepository } from '../domain/catalog/catalogRepository.ts';
 import { nativePool } from './nativePool.ts';
+import { ReadBatcher } from './readBatcher.ts';
 import type { Orm } from './orm.ts';
 
 const CATALOG_COLUMNS = 'key, name, description, plans_required, demo_url, supports_trial, position';
@@ -33,14 +34,19 @@ export class PostgresCatalogRepository implements CatalogRepository {
     this.#orm = orm;
   }
 
+  /** The requests that arrive together share one read of the catalog (the same for all of them). */
   async list(): Promise<CatalogProductRecord[]> {
+    return (await this.#whole.load('catalog')) ?? [];
+  }
+
+  readonly #whole = new ReadBatcher<'catalog', CatalogProductRecord[]>(async () => {
     const { rows } = await (await nativePool(this.#orm)).query<CatalogProductRow>({
       name: 'catalog_products',
       text: `select ${CATALOG_COLUMNS} from catalog_products order by position`,
       values: [],
     });
-    return rows.map(catalogRowToRecord);
-  }
+    return new Map([['catalog', rows.map(catalogRowToRecord)]]);
+  });
 
   async find(key: string): Promise<CatalogProductRecord | undefined> {
     const { rows } = await (await nativePool(this.#orm)).query<CatalogProductRow>({
