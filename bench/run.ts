@@ -350,7 +350,7 @@ async function main(): Promise<void> {
         connections: scenario.connections,
         result,
         base: floors[scenario.floor ?? 'koa'],
-        verdicts: scenario.targets.map((t) => ({ label: t.label, pass: t.pass(result, floors[scenario.floor ?? 'koa']) })),
+        verdicts: scenario.targets.filter((t) => !t.belowSaturationOnly).map((t) => ({ label: t.label, pass: t.pass(result, floors[scenario.floor ?? 'koa']) })),
       },
       ...(half
         ? [
@@ -423,6 +423,8 @@ interface Target {
   label: string;
   /** A latency target, also checked below saturation. */
   latency?: boolean;
+  /** Checked below saturation only (at half the peak), as issue #19 states creation's p50. */
+  belowSaturationOnly?: boolean;
   pass: (result: Measured, base: Measured) => boolean;
 }
 
@@ -636,7 +638,8 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       },
       check: (body) => /"invite_url":"[^"]+"/.test(body),
       targets: [
-        { label: 'p50 <= 150 ms', latency: true, pass: (r) => r.p50 <= 150 },
+        // Issue #19: ">= 20/s sustained and p50 <= 150 ms at half that"; the offered rate above saturation only queues.
+        { label: 'p50 <= 150 ms', latency: true, belowSaturationOnly: true, pass: (r) => r.p50 <= 150 },
         { label: '>= 20/s', pass: (r) => r.rps >= 20 },
       ],
     },
