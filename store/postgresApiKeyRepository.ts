@@ -7,6 +7,7 @@ import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { nativePool } from './nativePool.ts';
 import { ReadBatcher } from './readBatcher.ts';
+import { listsByTenant } from './listsByTenant.ts';
 import { UUID } from './uuidShape.ts';
 import type { Orm } from './orm.ts';
 
@@ -79,13 +80,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
               where t.id = any($1::uuid[]) order by t.id, k.created_at desc, k.id`,
       values: [tenantIds],
     });
-    const found = new Map<string, ApiKeyRecord[]>();
-    for (const row of rows) {
-      let list = found.get(row.tenant);
-      if (!list) found.set(row.tenant, (list = []));
-      if (row.id !== null) list.push(toRecord(row as KeyRow));
-    }
-    return found;
+    return listsByTenant(rows, (row) => row.tenant, (row) => (row.id === null ? undefined : toRecord(row as KeyRow)));
   });
 
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean> {

@@ -16,6 +16,7 @@ import { toTenantProductRecord, toTenantRecord } from './entityRecords.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
 import { ReadBatcher } from './readBatcher.ts';
+import { listsByTenant } from './listsByTenant.ts';
 import { UUID } from './uuidShape.ts';
 
 const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
@@ -183,13 +184,7 @@ export class PostgresTenantRepository implements TenantRepository {
               where t.id = any($1::uuid[]) order by t.id, p.product`,
       values: [ids],
     });
-    const found = new Map<string, TenantProductRecord[]>();
-    for (const row of rows) {
-      let list = found.get(row.id);
-      if (!list) found.set(row.id, (list = []));
-      if (row.tenant_id !== null) list.push(tenantProductRowToRecord(row as TenantProductRow));
-    }
-    return found;
+    return listsByTenant(rows, (row) => row.id, (row) => (row.tenant_id === null ? undefined : tenantProductRowToRecord(row as TenantProductRow)));
   });
 
   /**
