@@ -38,13 +38,7 @@ describe('service start-up', () => {
   });
 
   it('runs the API and the worker as two processes, and when one dies stops the other and exits non-zero', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'start-'));
-    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
-      METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn',
-    };
+    const { dataDir, port, env } = await embeddedSetup('warn');
     const start = spawn(process.execPath, [startScript], { env, stdio: 'ignore' });
     const exited = new Promise<number | null>((done) => start.once('exit', done));
     try {
@@ -61,13 +55,7 @@ describe('service start-up', () => {
   }, 120_000);
 
   it('on SIGTERM stops the API, the worker, Temporal and PostgreSQL in order, each says it stopped, and it exits 0', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'start-'));
-    const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    const env = {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
-      METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'info',
-    };
+    const { dataDir, port, env } = await embeddedSetup('info');
     const start = spawn(process.execPath, [startScript], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     start.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -89,6 +77,18 @@ describe('service start-up', () => {
     }
   }, 120_000);
 });
+
+/** A data folder and free ports for a whole `npm start` on its embedded defaults. */
+async function embeddedSetup(logLevel: string) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'start-'));
+  const [port, pgPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const env = {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+    METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(pgPort), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: logLevel,
+  };
+  return { dataDir, port, env };
+}
 
 /** Every process below `pid` (its children, theirs, ...), with its command line. */
 function descendants(pid: number): { pid: number; command: string }[] {
