@@ -28,11 +28,11 @@ import {
   takeFault,
   usersWithAddress,
 } from '../store/simulatedIdentityProviderTables.ts';
+import { UUID } from '../store/uuidShape.ts';
 
 /** Keycloak's default subject of the execute-actions e-mail. */
 const INVITE_SUBJECT = 'Update Your Account';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const FAULT_RESPONSES: Record<FaultKind, { status: number; message: string }> = {
   unauthorized: { status: 401, message: 'HTTP 401 Unauthorized' },

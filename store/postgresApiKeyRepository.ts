@@ -8,7 +8,7 @@ import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { nativePool } from './nativePool.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
-import { UUID } from './uuidShape.ts';
+import { isUuid } from './uuidShape.ts';
 import type { Orm } from './orm.ts';
 
 interface KeyRow {
@@ -69,7 +69,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
 
   /** One statement for the tenants asked for together (store/readBatcher.ts); its existence comes with its keys. */
   listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined> {
-    return UUID.test(tenantId) ? this.#ofTenants.load(tenantId) : Promise.resolve(undefined);
+    return this.#ofTenants.load(tenantId);
   }
 
   readonly #ofTenants = new ReadBatcher<string, ApiKeyRecord[]>(async (tenantIds) => {
@@ -81,7 +81,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
       values: [tenantIds],
     });
     return listsByTenant(rows, (row) => row.tenant, (row) => (row.id === null ? undefined : toRecord(row as KeyRow)));
-  });
+  }, { isKey: isUuid });
 
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean> {
     return this.#orm.em.fork().transactional(async (tx) => {

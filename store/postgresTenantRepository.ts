@@ -17,7 +17,7 @@ import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
-import { UUID } from './uuidShape.ts';
+import { isUuid } from './uuidShape.ts';
 
 const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
@@ -110,27 +110,25 @@ export class PostgresTenantRepository implements TenantRepository {
 
   /** The same columns and row mapping as the listing; the requests that arrive together share one statement. */
   find(lookup: TenantLookup): Promise<TenantRecord | undefined> {
-    if (lookup.by === 'slug') return this.#bySlug.load(lookup.slug);
-    return UUID.test(lookup.id) ? this.#byId.load(lookup.id) : Promise.resolve(undefined);
+    return lookup.by === 'slug' ? this.#bySlug.load(lookup.slug) : this.#byId.load(lookup.id);
   }
 
-  readonly #byId = new ReadBatcher<string, TenantRecord>(async (ids) => {
-    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
-      name: 'tenants_by_ids',
-      text: `select ${TENANT_COLUMNS} from tenants where id = any($1::uuid[])`,
-      values: [ids],
-    });
-    return new Map(rows.map((row) => [row.id, tenantRowToRecord(row)]));
-  });
+  readonly #byId = this.#tenantsBy('id');
+  readonly #bySlug = this.#tenantsBy('slug');
 
-  readonly #bySlug = new ReadBatcher<string, TenantRecord>(async (slugs) => {
-    const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
-      name: 'tenants_by_slugs',
-      text: `select ${TENANT_COLUMNS} from tenants where slug = any($1::text[])`,
-      values: [slugs],
-    });
-    return new Map(rows.map((row) => [row.slug, tenantRowToRecord(row)]));
-  });
+  #tenantsBy(column: 'id' | 'slug'): ReadBatcher<string, TenantRecord> {
+    return new ReadBatcher(
+      async (keys) => {
+        const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
+          name: `tenants_by_${column}s`,
+          text: `select ${TENANT_COLUMNS} from tenants where ${column} = any($1::${column === 'id' ? 'uuid' : 'text'}[])`,
+          values: [keys],
+        });
+        return new Map(rows.map((row) => [row[column], tenantRowToRecord(row)]));
+      },
+      { isKey: column === 'id' ? isUuid : undefined },
+    );
+  }
 
   async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
     return loadTenantSnapshot(await nativePool(this.#orm), lookup);
@@ -172,7 +170,7 @@ export class PostgresTenantRepository implements TenantRepository {
 
   /** Undefined when there is no such tenant: its existence and its entitlements come from one statement. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {
-    return UUID.test(tenantId) ? this.#entitlements.load(tenantId) : Promise.resolve(undefined);
+    return this.#entitlements.load(tenantId);
   }
 
   /** A named statement on the pool (rows, not hydrated entities), one for the tenants asked for together. */
@@ -185,7 +183,7 @@ export class PostgresTenantRepository implements TenantRepository {
       values: [ids],
     });
     return listsByTenant(rows, (row) => row.id, (row) => (row.tenant_id === null ? undefined : tenantProductRowToRecord(row as TenantProductRow)));
-  });
+  }, { isKey: isUuid });
 
   /**
    * Tenant, `tenant.created` and the hand-off to its actor (provisioning, or its timeline) as one statement: one round trip and one commit, so once

@@ -11,16 +11,23 @@
 export class ReadBatcher<K, V> {
   readonly #loadMany: (keys: K[]) => Promise<Map<K, V>>;
   readonly #maxBatch: number;
+  readonly #isKey: (key: K) => boolean;
   #pending = new Map<K, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
   #scheduled = false;
 
-  /** `loadMany` answers a map of the keys it found; a key it leaves out is read as `undefined`. */
-  constructor(loadMany: (keys: K[]) => Promise<Map<K, V>>, maxBatch = 100) {
+  /**
+   * `loadMany` answers a map of the keys it found; a key it leaves out is read as `undefined`. A key `isKey` refuses
+   * is answered `undefined` without joining a batch: one key the statement cannot take (a uuid[] cast of a non-uuid)
+   * would otherwise fail the reads of every request in its batch.
+   */
+  constructor(loadMany: (keys: K[]) => Promise<Map<K, V>>, options: { maxBatch?: number; isKey?: (key: K) => boolean } = {}) {
     this.#loadMany = loadMany;
-    this.#maxBatch = maxBatch;
+    this.#maxBatch = options.maxBatch ?? 100;
+    this.#isKey = options.isKey ?? (() => true);
   }
 
   load(key: K): Promise<V | undefined> {
+    if (!this.#isKey(key)) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const waiters = this.#pending.get(key);
       if (waiters) waiters.push({ resolve, reject });

@@ -1,5 +1,4 @@
-/**
- * What PostgreSQL accepts as a uuid. A batched read casts every key of its batch to uuid[], so a key of another shape
- * would fail the statement for every request in it: such a key is answered "not found" without asking.
- */
+/** What PostgreSQL accepts as a uuid: a key of another shape is "not found" without a statement that would fail on it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (key: string): boolean => UUID.test(key);

@@ -25,9 +25,16 @@ describe('ReadBatcher', () => {
     expect(await Promise.all([batcher.load('gone'), batcher.load('here')])).toEqual([undefined, 'value-here']);
   });
 
+  it('answers undefined for a key isKey refuses, and keeps it out of the batch the others share', async () => {
+    const { batches, load } = recordingLoader();
+    const batcher = new ReadBatcher(load, { isKey: (key: string) => key !== 'bad' });
+    expect(await Promise.all([batcher.load('bad'), batcher.load('good')])).toEqual([undefined, 'value-good']);
+    expect(batches).toEqual([['good']]);
+  });
+
   it('sends a batch as soon as it is full and the rest in the next one', async () => {
     const { batches, load } = recordingLoader();
-    const batcher = new ReadBatcher(load, 2);
+    const batcher = new ReadBatcher(load, { maxBatch: 2 });
     await Promise.all(['a', 'b', 'c'].map((key) => batcher.load(key)));
     expect(batches).toEqual([['a', 'b'], ['c']]);
   });
