@@ -1,29 +1,5 @@
-// First: re-executes with the service's V8 heap flags before anything else is loaded (see the module).
-import '../platform/serviceV8Flags.ts';
-import { loadSettings } from '../platform/config.ts';
-import { createLogger } from '../platform/logger.ts';
-import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
-import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
-import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
-import { loadAuthConfig } from './auth/authConfig.ts';
-import { startApi } from './startApi.ts';
-import { startStartupProbe } from './startupProbe.ts';
-import { startTracing } from '../platform/tracing/tracing.ts';
+// The process settings first (platform/serviceProcessSettings.ts): the process re-executes itself with them before
+// the API's modules are loaded, so that loading is done once, by the process that runs.
+import '../platform/serviceProcessSettings.ts';
 
-/**
- * The API alone (`npm run api`), for deployments that run workers separately: DATABASE_URL and TEMPORAL_ADDRESS
- * should then point at shared services.
- */
-const settings = loadSettings();
-const keycloakSettings = loadKeycloakSettings(process.env);
-const authConfig = loadAuthConfig(process.env);
-const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
-// The port answers (503, /readyz naming what is missing) while the runtime waits for PostgreSQL.
-const probe = settings.DATABASE_URL ? await startStartupProbe(settings.PORT, settings.HOST, log) : undefined;
-const runtime = await startServiceRuntime(settings, log);
-await probe?.close();
-const { idp } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-const tracing = startTracing(settings, 'api');
-const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
-shutdownOnSignals(log, [() => api.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
+await import('./apiProcess.ts');

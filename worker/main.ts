@@ -1,22 +1,5 @@
-// First: re-executes with the service's V8 heap flags before anything else is loaded (see the module).
-import '../platform/serviceV8Flags.ts';
-import { loadSettings } from '../platform/config.ts';
-import { createLogger } from '../platform/logger.ts';
-import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
-import { startServiceRuntime } from '../platform/serviceRuntime.ts';
-import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
-import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
-import { startWorker } from './startWorker.ts';
-import { startTracing } from '../platform/tracing/tracing.ts';
+// The process settings first (platform/serviceProcessSettings.ts): the process re-executes itself with them before
+// the worker's modules are loaded, so that loading is done once, by the process that runs.
+import '../platform/serviceProcessSettings.ts';
 
-/** The worker alone (`npm run worker`): the tenant actors' workflows and activities. */
-const settings = loadSettings();
-const keycloakSettings = loadKeycloakSettings(process.env);
-const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
-const runtime = await startServiceRuntime(settings, log);
-const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-log.info({ identityProvider: kind }, 'identity provider selected');
-const tracing = startTracing(settings, 'worker');
-const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
-shutdownOnSignals(log, [() => worker.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
-await worker.running;
+await import('./workerProcess.ts');

@@ -1,0 +1,55 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { argv, env, execArgv, execPath } from 'node:process';
+
+/**
+ * The V8 heap sizing the service is measured with (docs/performance.md). Left to its defaults on a machine with a lot
+ * of memory, V8 grows the young generation to 64 MB per semi-space and lets garbage pile up in the old generation
+ * for hundreds of megabytes before it collects, so an all-in-one process idling at ~220 MB went past 500 MB under
+ * load. Live data stays well under 100 MB (the registry cache is bounded), so the old generation is capped at 3×
+ * that; the small young generation costs a few percent of throughput on the hot paths.
+ *
+ * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own
+ * factor let a 55 MB live set reach 85 MB first (a GC trace of the audit pages and the export), so the API's peak
+ * RSS was ~25 MB higher for the same live data; the extra collections are ~10 ms each, a few per second at most.
+ */
+export const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=192', '--heap-growing-percent=20'];
+
+/**
+ * glibc gives every thread that allocates its own malloc arena (up to 8 per core) and keeps what is freed in each;
+ * the worker's Rust runtime, V8's helper threads and libuv's pool are many threads. Two arenas hold the process's
+ * native memory together. Read by glibc at start, hence set here too; an operator's own value stands.
+ */
+export const SERVICE_MALLOC_ARENA_MAX = '2';
+
+/**
+ * Node's compile cache (NODE_COMPILE_CACHE): the modules' type-stripped source and V8 code, written by the first start
+ * and read by every later one. Without it each start compiles the TypeScript sources through Node's WebAssembly
+ * type stripper, whose memory then stays in the process (~10 MB of the API's RSS) and which costs start-up time.
+ * Entries are checked against the source they came from, so an upgrade recompiles what changed. Node's own default
+ * place; an operator's NODE_COMPILE_CACHE (or NODE_DISABLE_COMPILE_CACHE=1) stands.
+ */
+export const serviceCompileCacheDir = () => join(tmpdir(), 'node-compile-cache');
+
+const optionName = (flag: string) => flag.split('=')[0]!.replaceAll('_', '-');
+
+/**
+ * Node takes heap sizes only at start, from its command line or NODE_OPTIONS, and the compile cache and glibc read
+ * their settings from the environment at start. An entry point imports this module first and its other modules
+ * afterwards (dynamically): unless the operator already chose each setting, this module replaces the process with
+ * itself plus the settings before anything else is loaded — process.execve keeps the pid, stdio and environment, so
+ * to supervisors and `kill` it is the same process. TENANT_REGISTRY_V8_FLAGS=off leaves the process as started.
+ */
+function applyServiceProcessSettings(): void {
+  if (env.TENANT_REGISTRY_V8_FLAGS === 'off' || env.TENANT_REGISTRY_V8_FLAGS_APPLIED === '1') return;
+  if (typeof process.execve !== 'function') return;
+  const given = new Set([...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].filter(Boolean).map(optionName));
+  const missing = SERVICE_V8_FLAGS.filter((flag) => !given.has(optionName(flag)));
+  const settings: Record<string, string> = {};
+  if (env.MALLOC_ARENA_MAX === undefined) settings.MALLOC_ARENA_MAX = SERVICE_MALLOC_ARENA_MAX;
+  if (env.NODE_COMPILE_CACHE === undefined && env.NODE_DISABLE_COMPILE_CACHE === undefined) settings.NODE_COMPILE_CACHE = serviceCompileCacheDir();
+  if (missing.length === 0 && Object.keys(settings).length === 0) return;
+  process.execve(execPath, [execPath, ...missing, ...execArgv, ...argv.slice(1)], { ...env, ...settings, TENANT_REGISTRY_V8_FLAGS_APPLIED: '1' });
+}
+
+applyServiceProcessSettings();

@@ -1,0 +1,23 @@
+import { loadSettings } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
+import { startServiceRuntime } from '../platform/serviceRuntime.ts';
+import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
+import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
+import { startWorker } from './startWorker.ts';
+import { startTracing } from '../platform/tracing/tracing.ts';
+import { flushCompileCache } from 'node:module';
+
+/** The worker alone (`npm run worker`): the tenant actors' workflows and activities. */
+const settings = loadSettings();
+const keycloakSettings = loadKeycloakSettings(process.env);
+const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
+const runtime = await startServiceRuntime(settings, log);
+const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+log.info({ identityProvider: kind }, 'identity provider selected');
+const tracing = startTracing(settings, 'worker');
+const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
+shutdownOnSignals(log, [() => worker.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
+// Started: the next start loads every module from the compile cache (platform/serviceProcessSettings.ts).
+flushCompileCache();
+await worker.running;
