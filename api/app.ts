@@ -10,7 +10,7 @@ import { requestTracing } from './middleware/requestTracing.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { codecCors } from './middleware/codecCors.ts';
 import { rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
-import { exactPathRoutes, mountRoute } from './routing/mountRoutes.ts';
+import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
@@ -83,7 +83,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   const limits = rateLimit(deps.settings, rateLimitClassOf(routes, publicPaths));
   if (limits) app.use(limits);
   app.use(methodNotAllowed(router));
-  app.use(exactPathRoutes(routes, context));
+  app.use(routeMatcher(routes, context));
   app.use(router.routes());
   return { app, router, openApiDocument, context };
 }

@@ -5,9 +5,32 @@ import { accessLoggerOf, type Logger } from '../../platform/logger.ts';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
+ * A request's ctx.state: its id, and its logger carrying that id, made on first use (errors, mostly). The getter
+ * lives on the prototype, so a request that logs nothing costs no closures and no property definition.
+ */
+class RequestState {
+  readonly requestId: string;
+  readonly #parent: Logger;
+  #log: Logger | undefined;
+  [other: string]: unknown;
+
+  constructor(parent: Logger, requestId: string) {
+    this.#parent = parent;
+    this.requestId = requestId;
+  }
+
+  get log(): Logger {
+    return (this.#log ??= this.#parent.child({ requestId: this.requestId }));
+  }
+
+  set log(value: Logger) {
+    this.#log = value;
+  }
+}
+
+/**
  * Gives each request an id (the caller's X-Request-Id when sane), a logger carrying it, and one access-log line.
- * The per-request child logger is made only when something logs through it (errors, mostly): the access line
- * names the request id itself, and is skipped outright when the level is above info.
+ * The access line names the request id itself, and is skipped outright when the level is above info.
  */
 export function requestScope(log: Logger): Middleware {
   const access = accessLoggerOf(log);
@@ -15,16 +38,8 @@ export function requestScope(log: Logger): Middleware {
     const incoming = ctx.get('x-request-id');
     const requestId = incoming !== '' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', requestId);
-    ctx.state.requestId = requestId;
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      get: () => (child ??= log.child({ requestId })),
-      set: (value: Logger) => {
-        child = value;
-      },
-      enumerable: true,
-      configurable: true,
-    });
+    // What the middleware outside this one put in ctx.state stays.
+    ctx.state = Object.assign(new RequestState(log, requestId), ctx.state);
     const started = performance.now();
     try {
       await next();

@@ -57,18 +57,76 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
   };
 }
 
+/** Like the router's: a parameter that is not valid percent-encoding is passed on as it came. */
+function decodedParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** A path template as segments: a literal to compare, or the name of the parameter the segment is. */
+type TemplateSegment = { literal: string } | { param: string };
+
+const templateSegments = (path: string): TemplateSegment[] =>
+  path.split('/').map((segment) => {
+    const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+    return param === undefined ? { literal: segment } : { param };
+  });
+
 /**
- * Operations whose path has no parameters, found by one map lookup instead of the router's walk over every route
- * (verify, claims and the audit log are all of this kind). Anything else, including other spellings of these paths
- * the router would also accept and methods they do not allow, goes on to the router.
+ * Every operation found without the router's per-request work (a regular expression per route, arrays of the
+ * matches, a middleware chain composed anew, the parameters matched twice): one map lookup for a path without
+ * parameters (verify, claims, the audit log), a comparison of segments for one with them (a tenant by id or slug,
+ * its entitlements, a user's memberships). Among the templates of one method the first registered that fits wins, as
+ * in the router. Only the canonical spelling is taken here; anything else, including other spellings the router also
+ * accepts (another letter case, a trailing slash) and methods a path does not allow, goes on to the router.
  */
-export function exactPathRoutes(routes: AnyRoute[], context: AppContext): Middleware {
-  const byMethodAndPath = new Map<string, Middleware>();
+export function routeMatcher(routes: AnyRoute[], context: AppContext): Middleware {
+  const exact = new Map<string, Middleware>();
+  const templated = new Map<string, { segments: TemplateSegment[]; middleware: Middleware }[]>();
   for (const route of routes) {
-    if (!route.path.includes('{')) byMethodAndPath.set(`${route.method.toUpperCase()} ${route.path}`, routeMiddleware(route, context));
+    const method = route.method.toUpperCase();
+    if (!route.path.includes('{')) {
+      exact.set(`${method} ${route.path}`, routeMiddleware(route, context));
+      continue;
+    }
+    const segments = templateSegments(route.path);
+    const key = `${method} ${segments.length}`;
+    templated.set(key, [...(templated.get(key) ?? []), { segments, middleware: routeMiddleware(route, context) }]);
   }
   return (ctx, next) => {
-    const route = byMethodAndPath.get(`${ctx.method} ${ctx.path}`);
-    return route ? route(ctx, next) : next();
+    const path = ctx.path;
+    const route = exact.get(`${ctx.method} ${path}`);
+    if (route) return route(ctx, next);
+    const parts = path.split('/');
+    const candidates = templated.get(`${ctx.method} ${parts.length}`);
+    if (candidates) {
+      for (const { segments, middleware } of candidates) {
+        const params = paramsOf(segments, parts);
+        if (params) {
+          ctx.params = params;
+          return middleware(ctx, next);
+        }
+      }
+    }
+    return next();
   };
+}
+
+/** The template's parameters in `parts`, decoded, or undefined when a literal differs or a parameter is empty. */
+function paramsOf(segments: TemplateSegment[], parts: string[]): Record<string, string> | undefined {
+  let params: Record<string, string> | undefined;
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i]!;
+    const part = parts[i]!;
+    if ('literal' in segment) {
+      if (part !== segment.literal) return undefined;
+    } else {
+      if (part === '') return undefined;
+      (params ??= {})[segment.param] = decodedParam(part);
+    }
+  }
+  return params;
 }
