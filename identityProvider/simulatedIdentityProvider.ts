@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Claims } from '../domain/schemas/claims.ts';
 import type { Orm } from '../store/orm.ts';
+import { nativePool } from '../store/nativePool.ts';
+import type { Sql } from '../store/sql.ts';
 import {
   claimsAsUserAttributes,
   IdpError,
@@ -65,13 +66,13 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   ensureOrganization(tenant: TenantRef): Promise<{ organizationId: string }> {
-    return this.#run('organization', async () => [tenant.slug], async (em) => {
-      const existing = await organizationOfTenant(em, tenant.tenantId);
+    return this.#run('organization', async () => [tenant.slug], async (sql) => {
+      const existing = await organizationOfTenant(sql, tenant.tenantId);
       if (existing) return { organizationId: existing };
-      const inserted = await insertOrganization(em, { name: tenant.name, alias: tenant.slug, tenantId: tenant.tenantId });
+      const inserted = await insertOrganization(sql, { name: tenant.name, alias: tenant.slug, tenantId: tenant.tenantId });
       if (inserted) return { organizationId: inserted };
       // The name or alias is taken: by a concurrent attempt for this same tenant (reuse it), or by someone else.
-      const raced = await organizationOfTenant(em, tenant.tenantId);
+      const raced = await organizationOfTenant(sql, tenant.tenantId);
       if (raced) return { organizationId: raced };
       throw new IdpError('organization_exists', `an organization with name "${tenant.name}" or alias "${tenant.slug}" already exists`, 409);
     });
@@ -79,11 +80,11 @@ export class SimulatedIdentityProvider implements IdentityProvider {
 
   ensureUser(tenant: TenantRef, email: string, name: string | undefined): Promise<{ userId: string }> {
     const address = email.trim().toLowerCase();
-    return this.#run('user', async () => [tenant.slug], async (em) => {
-      const existing = await userFor(em, tenant.tenantId, address);
+    return this.#run('user', async () => [tenant.slug], async (sql) => {
+      const existing = await userFor(sql, tenant.tenantId, address);
       if (existing) return { userId: existing };
       const [firstName, ...rest] = (name ?? '').trim().split(/\s+/);
-      const inserted = await insertUser(em, {
+      const inserted = await insertUser(sql, {
         address,
         firstName: firstName || null,
         lastName: rest.join(' ') || null,
@@ -92,45 +93,45 @@ export class SimulatedIdentityProvider implements IdentityProvider {
         requiredActions: INVITE_ACTIONS,
       });
       if (inserted) return { userId: inserted };
-      const raced = await userFor(em, tenant.tenantId, address);
+      const raced = await userFor(sql, tenant.tenantId, address);
       if (raced) return { userId: raced };
       throw new IdpError('user_exists', `a user with username or e-mail ${address} already exists`, 409);
     });
   }
 
   ensureMembership(organizationId: string, userId: string): Promise<void> {
-    return this.#run('membership', (em) => aliasesOf(em, subject({ organizationId })), async (em) => {
+    return this.#run('membership', (sql) => aliasesOf(sql, subject({ organizationId })), async (sql) => {
       if (!UUID.test(organizationId) || !UUID.test(userId)) throw notFound('organization or user');
-      if (!(await addMembership(em, organizationId, userId))) throw notFound('organization or user');
+      if (!(await addMembership(sql, organizationId, userId))) throw notFound('organization or user');
     });
   }
 
   sendInvite(userId: string): Promise<{ inviteUrl: string }> {
-    return this.#run('invite', (em) => aliasesOf(em, subject({ userId })), async (em) => {
+    return this.#run('invite', (sql) => aliasesOf(sql, subject({ userId })), async (sql) => {
       if (!UUID.test(userId)) throw notFound('user');
       const actionUrl = this.#actionTokenUrl + randomBytes(32).toString('base64url');
-      const sent = await insertEmail(em, { userId, subject: INVITE_SUBJECT, actions: INVITE_ACTIONS, actionUrl });
+      const sent = await insertEmail(sql, { userId, subject: INVITE_SUBJECT, actions: INVITE_ACTIONS, actionUrl });
       if (!sent) throw notFound('user');
       return { inviteUrl: sent };
     });
   }
 
   listTenantUserIds(tenantId: string): Promise<string[]> {
-    return this.#run('list_users', (em) => aliasesOf(em, subject({ tenantId })), (em) => memberIdsOfTenant(em, tenantId));
+    return this.#run('list_users', (sql) => aliasesOf(sql, subject({ tenantId })), (sql) => memberIdsOfTenant(sql, tenantId));
   }
 
   pushClaims(userId: string, claims: Claims): Promise<void> {
-    return this.#run('push_claims', async () => [claims.tenant_slug], async (em) => {
+    return this.#run('push_claims', async () => [claims.tenant_slug], async (sql) => {
       if (!UUID.test(userId)) throw notFound('user');
       // A merge, so attributes the bundle does not carry (org_roles among them) stay.
-      if (!(await mergeUserAttributes(em, userId, claimsAsUserAttributes(claims)))) throw notFound('user');
+      if (!(await mergeUserAttributes(sql, userId, claimsAsUserAttributes(claims)))) throw notFound('user');
     });
   }
 
   memberships(userId: string): Promise<IdpMembership[]> {
-    return this.#run('memberships', (em) => aliasesOf(em, subject({ userId })), async (em) => {
+    return this.#run('memberships', (sql) => aliasesOf(sql, subject({ userId })), async (sql) => {
       if (!UUID.test(userId)) return [];
-      return (await membershipsOfUser(em, userId)).map((row) => {
+      return (await membershipsOfUser(sql, userId)).map((row) => {
         const membership: IdpMembership = {
           organizationId: row.id,
           alias: row.alias,
@@ -150,7 +151,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
    * undefined for a link it never issued (Keycloak shows an "invalid or expired" page then).
    */
   async describeActionToken(key: string): Promise<{ email: string; requiredActions: string[]; actions: string[] } | undefined> {
-    const row = await actionLink(this.#orm.em.fork(), this.#actionTokenUrl + key);
+    const row = await actionLink(await nativePool(this.#orm), this.#actionTokenUrl + key);
     return row && { email: row.email, requiredActions: row.required_actions, actions: row.actions };
   }
 
@@ -161,17 +162,17 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   /** Raises an injected fault matching the step and the tenants the operation acts for, then runs the operation. */
   async #run<T>(
     step: FaultStep,
-    tenantSlugs: (em: EntityManager) => Promise<string[]>,
-    operation: (em: EntityManager) => Promise<T>,
+    tenantSlugs: (sql: Sql) => Promise<string[]>,
+    operation: (sql: Sql) => Promise<T>,
   ): Promise<T> {
-    const em = this.#orm.em.fork();
     try {
-      const fault = await takeFault(em, step, (PROVISIONING_STEPS as readonly string[]).includes(step), await tenantSlugs(em));
+      const sql = await nativePool(this.#orm);
+      const fault = await takeFault(sql, step, (PROVISIONING_STEPS as readonly string[]).includes(step), await tenantSlugs(sql));
       if (fault) {
         const response = FAULT_RESPONSES[fault];
         throw new IdpError(fault, `${response.message} (simulated fault at step ${step})`, response.status);
       }
-      return await operation(em);
+      return await operation(sql);
     } catch (error) {
       if (error instanceof IdpError) throw error;
       const unavailable = new IdpError('unavailable', 'simulated identity provider store is unreachable', 503);
@@ -185,8 +186,8 @@ export class SimulatedIdentityProvider implements IdentityProvider {
  * This tenant's user with that address; a user holding the address as e-mail or username that is not exactly
  * that is someone else's, which is user_exists.
  */
-async function userFor(em: EntityManager, tenantId: string, address: string): Promise<string | undefined> {
-  const rows = await usersWithAddress(em, tenantId, address);
+async function userFor(sql: Sql, tenantId: string, address: string): Promise<string | undefined> {
+  const rows = await usersWithAddress(sql, tenantId, address);
   if (rows.length === 0) return undefined;
   const [row] = rows;
   if (rows.length === 1 && row?.owned) return row.id;
