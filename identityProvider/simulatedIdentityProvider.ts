@@ -13,11 +13,11 @@ import {
   type TenantRef,
 } from './identityProvider.ts';
 import type { FaultKind, FaultStep } from '../store/simulatorControl.ts';
+import type { FaultScope } from '../store/simulatedIdentityProviderTables.ts';
 import { PROVISIONING_STEPS } from '../workflows/provisioningVocabulary.ts';
 import {
   actionLink,
   addMembership,
-  aliasesOf,
   insertEmail,
   insertOrganization,
   insertUser,
@@ -66,7 +66,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   ensureOrganization(tenant: TenantRef): Promise<{ organizationId: string }> {
-    return this.#run('organization', async () => [tenant.slug], async (sql) => {
+    return this.#run('organization', { slugs: [tenant.slug] }, async (sql) => {
       const existing = await organizationOfTenant(sql, tenant.tenantId);
       if (existing) return { organizationId: existing };
       const inserted = await insertOrganization(sql, { name: tenant.name, alias: tenant.slug, tenantId: tenant.tenantId });
@@ -80,7 +80,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
 
   ensureUser(tenant: TenantRef, email: string, name: string | undefined): Promise<{ userId: string }> {
     const address = email.trim().toLowerCase();
-    return this.#run('user', async () => [tenant.slug], async (sql) => {
+    return this.#run('user', { slugs: [tenant.slug] }, async (sql) => {
       const existing = await userFor(sql, tenant.tenantId, address);
       if (existing) return { userId: existing };
       const [firstName, ...rest] = (name ?? '').trim().split(/\s+/);
@@ -100,14 +100,14 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   ensureMembership(organizationId: string, userId: string): Promise<void> {
-    return this.#run('membership', (sql) => aliasesOf(sql, subject({ organizationId })), async (sql) => {
+    return this.#run('membership', { subject: subject({ organizationId }) }, async (sql) => {
       if (!UUID.test(organizationId) || !UUID.test(userId)) throw notFound('organization or user');
       if (!(await addMembership(sql, organizationId, userId))) throw notFound('organization or user');
     });
   }
 
   sendInvite(userId: string): Promise<{ inviteUrl: string }> {
-    return this.#run('invite', (sql) => aliasesOf(sql, subject({ userId })), async (sql) => {
+    return this.#run('invite', { subject: subject({ userId }) }, async (sql) => {
       if (!UUID.test(userId)) throw notFound('user');
       const actionUrl = this.#actionTokenUrl + randomBytes(32).toString('base64url');
       const sent = await insertEmail(sql, { userId, subject: INVITE_SUBJECT, actions: INVITE_ACTIONS, actionUrl });
@@ -117,11 +117,11 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   listTenantUserIds(tenantId: string): Promise<string[]> {
-    return this.#run('list_users', (sql) => aliasesOf(sql, subject({ tenantId })), (sql) => memberIdsOfTenant(sql, tenantId));
+    return this.#run('list_users', { subject: subject({ tenantId }) }, (sql) => memberIdsOfTenant(sql, tenantId));
   }
 
   pushClaims(userId: string, claims: Claims): Promise<void> {
-    return this.#run('push_claims', async () => [claims.tenant_slug], async (sql) => {
+    return this.#run('push_claims', { slugs: [claims.tenant_slug] }, async (sql) => {
       if (!UUID.test(userId)) throw notFound('user');
       // A merge, so attributes the bundle does not carry (org_roles among them) stay.
       if (!(await mergeUserAttributes(sql, userId, claimsAsUserAttributes(claims)))) throw notFound('user');
@@ -129,7 +129,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   memberships(userId: string): Promise<IdpMembership[]> {
-    return this.#run('memberships', (sql) => aliasesOf(sql, subject({ userId })), async (sql) => {
+    return this.#run('memberships', { subject: subject({ userId }) }, async (sql) => {
       if (!UUID.test(userId)) return [];
       return (await membershipsOfUser(sql, userId)).map((row) => {
         const membership: IdpMembership = {
@@ -156,18 +156,21 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   ping(): Promise<void> {
-    return this.#run('ping', async () => [], pingTables);
+    return this.#run('ping', {}, pingTables);
   }
 
-  /** Raises an injected fault matching the step and the tenants the operation acts for, then runs the operation. */
+  /**
+   * Raises an injected fault matching the step and the tenants the operation acts for (named by their slugs, or by
+   * an organization, user or tenant whose organizations' aliases are the slugs), then runs the operation.
+   */
   async #run<T>(
     step: FaultStep,
-    tenantSlugs: (sql: Sql) => Promise<string[]>,
+    actsFor: FaultScope,
     operation: (sql: Sql) => Promise<T>,
   ): Promise<T> {
     try {
       const sql = await nativePool(this.#orm);
-      const fault = await takeFault(sql, step, (PROVISIONING_STEPS as readonly string[]).includes(step), await tenantSlugs(sql));
+      const fault = await takeFault(sql, step, (PROVISIONING_STEPS as readonly string[]).includes(step), actsFor);
       if (fault) {
         const response = FAULT_RESPONSES[fault];
         throw new IdpError(fault, `${response.message} (simulated fault at step ${step})`, response.status);

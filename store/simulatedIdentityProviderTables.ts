@@ -143,36 +143,35 @@ export async function pingTables(sql: Sql): Promise<void> {
 }
 
 /**
- * The aliases (tenant slugs) of the organizations an operation acts on, for tenant-scoped faults: one index lookup
- * per way an organization can be named (its id, its tenant, a member), where one condition OR-ing the three made
- * PostgreSQL scan every organization.
+ * The tenants an operation acts for, which a tenant-scoped fault must name: their slugs, or what names their
+ * organizations (the organization, a member user, the tenant), whose aliases are the slugs.
  */
-export async function aliasesOf(sql: Sql, subject: { organizationId: string | null; userId: string | null; tenantId?: string }): Promise<string[]> {
-  const rows = await run<{ alias: string }>(
-    sql,
-    'aliases_of',
-    `select alias from idp_sim_organizations where id = $1::uuid
-     union
-     select alias from idp_sim_organizations where attributes @> $2::jsonb
-     union
-     select o.alias from idp_sim_memberships m join idp_sim_organizations o on o.id = m.organization_id where m.user_id = $3::uuid`,
-    [subject.organizationId, subject.tenantId ? ownedBy(subject.tenantId) : null, subject.userId],
-  );
-  return rows.map((row) => row.alias);
+export interface FaultScope {
+  slugs?: string[];
+  subject?: { organizationId: string | null; userId: string | null; tenantId?: string };
 }
 
 /**
  * Takes the oldest matching fault, counting it down and deleting it when spent, in one statement. The row lock
- * serialises concurrent callers so a fault injected for N calls fails exactly N.
+ * serialises concurrent callers so a fault injected for N calls fails exactly N. The organizations' aliases are
+ * looked up in the same statement, one index lookup per way of naming them, and only when a fault scoped to a tenant
+ * is there to compare them with: without injected faults this costs one probe of an empty table.
  */
-export async function takeFault(sql: Sql, step: FaultStep, isProvisioningStep: boolean, tenantSlugs: string[]): Promise<FaultKind | undefined> {
+export async function takeFault(sql: Sql, step: FaultStep, isProvisioningStep: boolean, actsFor: FaultScope): Promise<FaultKind | undefined> {
+  const { subject } = actsFor;
   const rows = await run<{ kind: FaultKind }>(
     sql,
     'take_fault',
-    `with picked as (
+    `with aliases as (
+       select alias from idp_sim_organizations where id = $4::uuid
+       union
+       select alias from idp_sim_organizations where attributes @> $5::jsonb
+       union
+       select o.alias from idp_sim_memberships m join idp_sim_organizations o on o.id = m.organization_id where m.user_id = $6::uuid
+     ), picked as (
        select id, kind, remaining from idp_sim_faults
         where (step = $1 or (step is null and $2::boolean))
-          and (tenant_slug is null or tenant_slug = any ($3::text[]))
+          and (tenant_slug is null or tenant_slug = any ($3::text[]) or tenant_slug in (select alias from aliases))
         order by id limit 1
         for update
      ), counted as (
@@ -181,7 +180,14 @@ export async function takeFault(sql: Sql, step: FaultStep, isProvisioningStep: b
        delete from idp_sim_faults f using picked where f.id = picked.id and picked.remaining = 1
      )
      select kind from picked`,
-    [step, isProvisioningStep, tenantSlugs],
+    [
+      step,
+      isProvisioningStep,
+      actsFor.slugs ?? [],
+      subject?.organizationId ?? null,
+      subject?.tenantId ? ownedBy(subject.tenantId) : null,
+      subject?.userId ?? null,
+    ],
   );
   return rows[0]?.kind;
 }

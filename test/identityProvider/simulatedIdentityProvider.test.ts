@@ -144,6 +144,25 @@ describe('SimulatedIdentityProvider', () => {
     await expect(idp.ensureUser(tenant, adminOf(tenant), undefined)).resolves.toEqual({ userId: expect.any(String) });
   });
 
+  it('a tenant-scoped fault reaches the steps that name the tenant by its organization, a member or its id, and no other tenant', async () => {
+    const tenant = newTenant();
+    const other = newTenant();
+    const mine = await provision(tenant);
+    const theirs = await provision(other);
+    for (const step of ['membership', 'invite', 'memberships', 'list_users'] as const) {
+      await injectFault(orm, { kind: 'unavailable', step, tenantSlug: tenant.slug, times: 1 });
+    }
+    await expect(idp.ensureMembership(mine.organizationId, mine.userId)).rejects.toEqual(idpError('unavailable', 503));
+    await expect(idp.sendInvite(mine.userId)).rejects.toEqual(idpError('unavailable', 503));
+    await expect(idp.memberships(mine.userId)).rejects.toEqual(idpError('unavailable', 503));
+    await expect(idp.listTenantUserIds(tenant.tenantId)).rejects.toEqual(idpError('unavailable', 503));
+    // Each fault was for one call: the tenant's next calls, and the other tenant's all along, go through.
+    await expect(idp.memberships(mine.userId)).resolves.toHaveLength(1);
+    await expect(idp.ensureMembership(theirs.organizationId, theirs.userId)).resolves.toBeUndefined();
+    await expect(idp.memberships(theirs.userId)).resolves.toHaveLength(1);
+    await expect(idp.listTenantUserIds(other.tenantId)).resolves.toEqual([theirs.userId]);
+  });
+
   it('injected organization_exists and user_exists faults raise those kinds (409)', async () => {
     const tenant = newTenant();
     await injectFault(orm, { kind: 'organization_exists', step: 'organization', tenantSlug: tenant.slug, times: 1 });
