@@ -1,5 +1,4 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { argv, env, execArgv, execPath } from 'node:process';
 
 /**
@@ -26,10 +25,12 @@ export const SERVICE_MALLOC_ARENA_MAX = '2';
  * Node's compile cache (NODE_COMPILE_CACHE): the modules' type-stripped source and V8 code, written by the first start
  * and read by every later one. Without it each start compiles the TypeScript sources through Node's WebAssembly
  * type stripper, whose memory then stays in the process (~10 MB of the API's RSS) and which costs start-up time.
- * Entries are checked against the source they came from, so an upgrade recompiles what changed. Node's own default
- * place; an operator's NODE_COMPILE_CACHE (or NODE_DISABLE_COMPILE_CACHE=1) stands.
+ * Entries are checked against the source they came from, so an upgrade recompiles what changed. Kept in the project's
+ * own tree rather than Node's default under the shared temporary directory, where another local user could plant
+ * entries (they hold code the process would run); where the tree is read-only (the container image) the cache is
+ * silently off. An operator's NODE_COMPILE_CACHE (or NODE_DISABLE_COMPILE_CACHE=1) stands.
  */
-export const serviceCompileCacheDir = () => join(tmpdir(), 'node-compile-cache');
+export const serviceCompileCacheDir = () => resolve(import.meta.dirname, '..', '.cache', 'node-compile-cache');
 
 const optionName = (flag: string) => flag.split('=')[0]!.replaceAll('_', '-');
 
