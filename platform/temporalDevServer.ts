@@ -44,6 +44,13 @@ async function answers(address: string): Promise<boolean> {
   }
 }
 
+/** The development server ended before it served: its exit code and the last of what it printed. */
+export class DevServerExited extends Error {
+  constructor(exitCode: number | null, said: string) {
+    super(`temporal dev server exited during start-up (exit code ${exitCode}): ${said.trim() || 'it printed nothing'}`);
+  }
+}
+
 /** The Temporal CLI's development server (with its Web UI) as a child process of this one. */
 export async function startTemporalDevServer(options: DevServerOptions, log: Logger): Promise<RunningDevServer> {
   const cli = await temporalCliPath();
@@ -65,15 +72,21 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
     args.push('--db-filename', join(options.dataDir, 'temporal.sqlite'), '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (chunk) => log.debug({ temporal: String(chunk).trim() }, 'temporal dev server'));
-  child.stderr?.on('data', (chunk) => log.debug({ temporal: String(chunk).trim() }, 'temporal dev server'));
+  // The end of what it said, for the error when it exits during start-up (a port taken meanwhile, a bad flag).
+  let said = '';
+  const hear = (chunk: Buffer) => {
+    said = (said + String(chunk)).slice(-2000);
+    log.debug({ temporal: String(chunk).trim() }, 'temporal dev server');
+  };
+  child.stdout?.on('data', hear);
+  child.stderr?.on('data', hear);
   let exited = false;
   child.once('exit', () => {
     exited = true;
   });
   const deadline = Date.now() + 60_000;
   while (!(await canConnect(options.port))) {
-    if (exited) throw new Error(`temporal dev server exited during start-up (exit code ${child.exitCode})`);
+    if (exited) throw new DevServerExited(child.exitCode, said);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error('temporal dev server did not open its port within 60 s');
@@ -83,7 +96,7 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
   // The port opens before the frontend serves ("Frontend is not healthy yet", more so with a persisted database):
   // a worker connecting in that window fails, so wait until the server answers a request.
   while (!(await answers(`127.0.0.1:${options.port}`))) {
-    if (exited) throw new Error(`temporal dev server exited during start-up (exit code ${child.exitCode})`);
+    if (exited) throw new DevServerExited(child.exitCode, said);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error('temporal dev server did not become healthy within 60 s');

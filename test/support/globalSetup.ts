@@ -4,7 +4,7 @@ import { startEmbeddedPostgres } from '../../platform/embeddedPostgres.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { migrate } from '../../store/orm.ts';
 import { EMBEDDED_RUNTIME_ROLE as RUNTIME_ROLE } from '../../platform/database.ts';
-import { startTemporalDevServer } from '../../platform/temporalDevServer.ts';
+import { DevServerExited, startTemporalDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { freePort } from '../../platform/freePort.ts';
@@ -62,7 +62,7 @@ export default async function setup(project: TestProject) {
   project.provide('runtimeDatabaseUrl', runtimeDatabaseUrl);
 
   // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
-  const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);
+  const temporal = await startOnFreePorts(log);
   project.provide('temporalAddress', temporal.address);
   project.provide('temporalPayloadKeys', formatPayloadKeys([newPayloadKey('test')]));
   const bundleDir = resolve(import.meta.dirname, '../../.data/test');
@@ -75,4 +75,19 @@ export default async function setup(project: TestProject) {
     await temporal.stop();
     await stop();
   };
+}
+
+/**
+ * A port found free can be taken before the server binds it (the machine's outgoing connections draw from the same
+ * range): the development server then exits at once. Fresh ports, up to three times; any other failure stands.
+ */
+async function startOnFreePorts(log: Parameters<typeof startTemporalDevServer>[1]): Promise<Awaited<ReturnType<typeof startTemporalDevServer>>> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);
+    } catch (error) {
+      if (!(error instanceof DevServerExited) || attempt === 3) throw error;
+      log.warn({ err: error, attempt }, 'temporal dev server exited during start-up; trying again on other ports');
+    }
+  }
 }
