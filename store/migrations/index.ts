@@ -12,6 +12,7 @@ import { Migration20261122000012AuditRecordedBy } from './Migration2026112200001
 import { Migration20261122000013ChainAsOwner } from './Migration20261122000013ChainAsOwner.ts';
 import { Migration20261122000014OutboxDeadLetters } from './Migration20261122000014OutboxDeadLetters.ts';
 import { Migration20261122000015ProvisioningInvites } from './Migration20261122000015ProvisioningInvites.ts';
+import { Migration20261124000016ChainHeadOfChainedRows } from './Migration20261124000016ChainHeadOfChainedRows.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261122000013ChainAsOwner', class: Migration20261122000013ChainAsOwner },
   { name: 'Migration20261122000014OutboxDeadLetters', class: Migration20261122000014OutboxDeadLetters },
   { name: 'Migration20261122000015ProvisioningInvites', class: Migration20261122000015ProvisioningInvites },
+  { name: 'Migration20261124000016ChainHeadOfChainedRows', class: Migration20261124000016ChainHeadOfChainedRows },
 ];
