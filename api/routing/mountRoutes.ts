@@ -94,7 +94,9 @@ export function routeMatcher(routes: AnyRoute[], context: AppContext): Middlewar
     }
     const segments = templateSegments(route.path);
     const key = `${method} ${segments.length}`;
-    templated.set(key, [...(templated.get(key) ?? []), { segments, middleware: routeMiddleware(route, context) }]);
+    const sameShape = templated.get(key) ?? [];
+    sameShape.push({ segments, middleware: routeMiddleware(route, context) });
+    templated.set(key, sameShape);
   }
   return (ctx, next) => {
     const path = ctx.path;

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../platform/embeddedPostgres.ts';
-import { createLogger } from '../../platform/logger.ts';
+import { createLogger, type Logger } from '../../platform/logger.ts';
 import { migrate } from '../../store/orm.ts';
 import { EMBEDDED_RUNTIME_ROLE as RUNTIME_ROLE } from '../../platform/database.ts';
-import { DevServerExited, startTemporalDevServer } from '../../platform/temporalDevServer.ts';
+import { DevServerExited, startTemporalDevServer, type RunningDevServer } from '../../platform/temporalDevServer.ts';
 import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { freePort } from '../../platform/freePort.ts';
@@ -81,7 +81,7 @@ export default async function setup(project: TestProject) {
  * A port found free can be taken before the server binds it (the machine's outgoing connections draw from the same
  * range): the development server then exits at once. Fresh ports, up to three times; any other failure stands.
  */
-async function startOnFreePorts(log: Parameters<typeof startTemporalDevServer>[1]): Promise<Awaited<ReturnType<typeof startTemporalDevServer>>> {
+async function startOnFreePorts(log: Logger): Promise<RunningDevServer> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startTemporalDevServer({ port: await freePort(), uiPort: await freePort() }, log);
