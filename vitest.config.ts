@@ -16,6 +16,8 @@ export default defineConfig({
       'test/support/globalSetup.ts',
       ...(keycloak ? ['test/support/keycloakGlobalSetup.ts'] : []),
     ],
+    // The closing line after vitest's summary is the one CI reads for the run's counts.
+    reporters: ['default', './test/support/closingLineReporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
