@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { claimsOfSnapshot } from '../domain/claims/resolveClaims.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../domain/tenants/lifecycleTimeline.ts';
@@ -6,6 +7,7 @@ import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
 import { isRetryableFailure, type RecordedOutcome, type TenantForProvisioning } from '../workflows/provisioningVocabulary.ts';
 import { IdpError, type IdentityProvider, type TenantRef } from '../identityProvider/identityProvider.ts';
 import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
+import { isStoreUnreachable } from '../store/storeUnreachable.ts';
 
 /**
  * Provider errors become ApplicationFailures typed by their kind: the workflow's retry policy retries only
@@ -28,8 +30,11 @@ export function createTenantActivities(deps: {
   idp: IdentityProvider;
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
+  /** How long the invite step waits for the invite ledger's database before giving up on it (see sendInvite). */
+  inviteLedgerPatienceMs?: number;
 }) {
   const { stores, idp, metrics } = deps;
+  const ledgerPatienceMs = deps.inviteLedgerPatienceMs ?? 20_000;
   // Times a provisioning step when metrics are on; otherwise the call itself, nothing added.
   const timed = <T>(step: string, call: () => Promise<T>): Promise<T> => {
     if (!metrics) return call();
@@ -43,6 +48,24 @@ export function createTenantActivities(deps: {
     );
   };
   const reminderDays = deps.trialReminderDays ?? 3;
+
+  /**
+   * The invite ledger's statements, tried again while its database does not answer (as when PostgreSQL restarts),
+   * for up to `ledgerPatienceMs`: an outage of the registry's own database spends neither the provider's retry budget
+   * nor, once the e-mail is sent, a second e-mail (a failed attempt is retried from the start, e-mail included).
+   */
+  async function patientlyWithLedger<T>(what: 'read' | 'record', call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + ledgerPatienceMs;
+    for (let delay = 100; ; delay = Math.min(2_000, delay * 2)) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isStoreUnreachable(error) || Date.now() + delay > deadline) throw error;
+        log.warn('invite ledger unreachable; trying again', { what, retryInMs: delay, error: (error as Error).message });
+        await sleep(delay);
+      }
+    }
+  }
 
   /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
   async function pushTenantClaims(tenantId: string, asOf?: number): Promise<{ users: number }> {
@@ -74,12 +97,21 @@ export function createTenantActivities(deps: {
     sendInvite: (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
       timed('invite', async () => {
         const ledger = stores.invites;
-        if (ledger && runKey && (await ledger.wasSent(runKey))) {
+        if (ledger && runKey && (await patientlyWithLedger('read', () => ledger.wasSent(runKey)))) {
           log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
           return { alreadySent: true };
         }
         const sent = await asActivityFailure(() => idp.sendInvite(userId));
-        if (ledger && runKey && tenantId) await ledger.recordSent(runKey, tenantId, userId);
+        // The e-mail is out: from here on no failure may fail the attempt, as its retry would send the e-mail again.
+        if (ledger && runKey && tenantId) {
+          await patientlyWithLedger('record', () => ledger.recordSent(runKey, tenantId, userId)).catch((error: unknown) =>
+            log.error('invite sent but not recorded in the invite ledger: a lost workflow task of this run would send it again', {
+              tenantId,
+              runKey,
+              error: (error as Error).message,
+            }),
+          );
+        }
         return sent;
       }),
 

@@ -5,6 +5,7 @@ import { createTenantActivities } from '../../activities/tenantActivities.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import { capturedEmails } from '../../store/simulatorControl.ts';
 import { postgresStores } from '../../store/postgresStores.ts';
+import type { InviteLedger } from '../../domain/provisioning/inviteLedger.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 
 let service: TestService;
@@ -39,5 +40,61 @@ describe('the sendInvite activity', () => {
     await sendInvite(userId, tenantId, `${randomUUID()}:2:provision`);
     await sendInvite(userId);
     expect(await capturedEmails(service.orm, email)).toHaveLength(3);
+  });
+
+  /** An administrator ready for the invite step, and the step run as the worker runs it, over `ledger`. */
+  async function inviteStep(name: string, ledger: (real: InviteLedger) => InviteLedger, patienceMs?: number) {
+    const slug = uniqueSlug(name);
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name })).body.tenant.id;
+    const idp = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
+    const stores = postgresStores(service.deps.orm);
+    const activities = createTenantActivities({ stores: { ...stores, invites: ledger(stores.invites) }, idp, inviteLedgerPatienceMs: patienceMs });
+    const ref = { tenantId, slug, name };
+    const email = `admin@${slug}.example`;
+    const { organizationId } = await idp.ensureOrganization(ref);
+    const { userId } = await idp.ensureUser(ref, email, undefined);
+    await idp.ensureMembership(organizationId, userId);
+    const runKey = `${randomUUID()}:1:provision`;
+    const send = () => new MockActivityEnvironment().run(activities.sendInvite, userId, tenantId, runKey) as ReturnType<typeof activities.sendInvite>;
+    return { send, email, runKey, real: stores.invites };
+  }
+  const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+  it('records an invite sent while the ledger database restarts once it answers, and a re-run then sends nothing', async () => {
+    let refusals = 2;
+    const step = await inviteStep('ledger-restarts', (real) => ({
+      wasSent: (runKey) => real.wasSent(runKey),
+      recordSent: (...args) => (refusals-- > 0 ? Promise.reject(unreachable()) : real.recordSent(...args)),
+    }));
+    expect((await step.send()).inviteUrl).toMatch(/action-token\?key=/);
+    expect(refusals).toBe(-1);
+    expect(await step.real.wasSent(step.runKey)).toBe(true);
+    expect(await step.send()).toEqual({ alreadySent: true });
+    expect(await capturedEmails(service.orm, step.email)).toHaveLength(1);
+  });
+
+  it('answers an invite sent as sent when the ledger stays unreachable, so no retry of the attempt mails again', async () => {
+    const step = await inviteStep('ledger-down', (real) => ({ wasSent: (runKey) => real.wasSent(runKey), recordSent: () => Promise.reject(unreachable()) }), 300);
+    expect((await step.send()).inviteUrl).toMatch(/action-token\?key=/);
+    expect(await capturedEmails(service.orm, step.email)).toHaveLength(1);
+  });
+
+  it('waits for the ledger read while its database restarts instead of failing the attempt, then sends once', async () => {
+    let refusals = 1;
+    const step = await inviteStep('ledger-read', (real) => ({
+      wasSent: (runKey) => (refusals-- > 0 ? Promise.reject(unreachable()) : real.wasSent(runKey)),
+      recordSent: (...args) => real.recordSent(...args),
+    }));
+    expect((await step.send()).inviteUrl).toMatch(/action-token\?key=/);
+    expect(await capturedEmails(service.orm, step.email)).toHaveLength(1);
+  });
+
+  it('fails the attempt on a ledger read the database refuses for another reason, before any e-mail', async () => {
+    const step = await inviteStep('ledger-refuses', (real) => ({
+      wasSent: () => Promise.reject(Object.assign(new Error('permission denied for table provisioning_invites'), { code: '42501' })),
+      recordSent: (...args) => real.recordSent(...args),
+    }));
+    await expect(step.send()).rejects.toThrow(/permission denied/);
+    expect(await capturedEmails(service.orm, step.email)).toHaveLength(0);
   });
 });
