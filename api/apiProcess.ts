@@ -22,8 +22,8 @@ const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
 const probe = settings.DATABASE_URL ? await startStartupProbe(settings.PORT, settings.HOST, log) : undefined;
 const runtime = await startServiceRuntime(settings, log);
 await probe?.close();
-const { idp } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
-const tracing = startTracing(settings, 'api');
+const { idp } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const tracing = await startTracing(settings, 'api');
 const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
 shutdownOnSignals(log, [() => api.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
 // Started: the next start (a restart, another replica on this host) loads every module from the compile cache, even

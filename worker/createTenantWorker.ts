@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Context } from '@temporalio/activity';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -99,9 +98,11 @@ export async function createTenantWorker(options: TenantWorkerOptions): Promise<
       ? {
           interceptors: {
             workflowModules: [tracingInterceptorsPath],
-            activity: [(ctx: Context) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+            activity: [
+              (ctx: Context) => ({ inbound: new tracing.temporal.OpenTelemetryActivityInboundInterceptor(ctx), outbound: new tracing.temporal.OpenTelemetryActivityOutboundInterceptor(ctx) }),
+            ],
           },
-          sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+          sinks: { exporter: tracing.temporal.makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
         }
       : {}),
     ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),

@@ -13,9 +13,9 @@ const settings = loadSettings();
 const keycloakSettings = loadKeycloakSettings(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
 const runtime = await startServiceRuntime(settings, log);
-const { idp, kind } = identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
+const { idp, kind } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
-const tracing = startTracing(settings, 'worker');
+const tracing = await startTracing(settings, 'worker');
 const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
 shutdownOnSignals(log, [() => worker.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
 // Started: the next start loads every module from the compile cache (platform/serviceProcessSettings.ts).

@@ -1,5 +1,4 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { OutboxCommand } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import {
   TASK_QUEUE,
@@ -49,7 +48,7 @@ export class TenantActorDispatcher {
       connection: this.connection,
       namespace: options.namespace,
       dataConverter: { payloadCodecs: [options.temporal.payloadCodec] },
-      ...(options.temporal.tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
+      ...(options.temporal.tracing ? { interceptors: { workflow: [new options.temporal.tracing.temporal.OpenTelemetryWorkflowClientInterceptor()] } } : {}),
     });
   }
 
