@@ -91,7 +91,17 @@ export class PostgresAuditRepository implements AuditRepository {
     const { conditions, shape } = filterConditions(query, params);
     if (query.cursor !== undefined) conditions.push(`id < $${params.push(query.cursor)}`);
     const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
-    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} order by id desc limit $${params.push(limit + 1)}`;
+    const take = `order by id desc limit $${params.push(limit + 1)}`;
+    // Products and actions are a vocabulary of dozens of values, so PostgreSQL's plan for the prepared statement
+    // expects a page's matches among the newest events and walks the primary key backwards, filtering: that costs
+    // every row between the newest matches, 11-20 ms a page for a value the newest events lack. Filtered by them alone,
+    // a page takes its ids from the filter's own (column, id) index first, then their rows by primary key. A tenant or
+    // actor filter is selective and planned well as it is (the ids-first form costs it 0.1-0.35 ms more).
+    const idsFirst = (query.product !== undefined || query.action !== undefined) && query.tenant_id === undefined && query.actor_id === undefined;
+    const text = idsFirst
+      ? `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events
+          where id = any(array(select id from audit_events ${where} ${take})) order by id desc`
+      : `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} ${take}`;
     const name = `audit_page${shape}${query.cursor !== undefined ? '_cursor' : ''}`;
     const { rows } = await (await this.#sql()).query<AuditRow & { metadata: string | null }>({ name, text, values: params });
     const page = rows.length > limit ? rows.slice(0, limit) : rows;

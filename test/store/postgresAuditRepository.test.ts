@@ -30,3 +30,27 @@ describe('PostgresAuditRepository.appendOutcomeOnce', () => {
     expect(await rowsOf(outcome.metadata.outcome_id)).toHaveLength(1);
   });
 });
+
+describe('PostgresAuditRepository.pageJson', () => {
+  it('pages a product or an action the newest events lack newest first, through every page and with a time range, as any filter', async () => {
+    const product = `sparse-${randomUUID()}`;
+    const action = `sparse.${randomUUID()}`;
+    const mine: number[] = [];
+    for (let i = 0; i < 5; i++) mine.push((await audit.append({ action, product } as never, SYSTEM_ACTOR)).id as unknown as number);
+    // Newer events of other products and actions lie above them, as in a log whose newest events are another product's.
+    await audit.insertBatch(Array.from({ length: 300 }, () => ({ event: { action: 'other.happened', product: `other-${randomUUID()}` } as never, meta: SYSTEM_ACTOR })));
+    const newestFirst = [...mine].map(Number).sort((a, b) => b - a);
+
+    for (const filter of [{ product }, { action }, { product, action }]) {
+      const first = JSON.parse(await audit.pageJson({ ...filter, limit: 2 } as never));
+      expect(first.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(0, 2));
+      const second = JSON.parse(await audit.pageJson({ ...filter, limit: 2, cursor: first.next_cursor } as never));
+      expect(second.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(2, 4));
+      const last = JSON.parse(await audit.pageJson({ ...filter, limit: 2, cursor: second.next_cursor } as never));
+      expect(last.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(4));
+      expect(last.next_cursor).toBeUndefined();
+      const ranged = JSON.parse(await audit.pageJson({ ...filter, since: new Date(Date.now() - 60_000).toISOString(), limit: 10 } as never));
+      expect(ranged.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst);
+    }
+  });
+});
