@@ -15,6 +15,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import protos from '@temporalio/proto';
 import { EMBEDDED_RUNTIME_ROLE } from '../../platform/database.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../platform/embeddedPostgres.ts';
 import { freePort } from '../../platform/freePort.ts';
@@ -321,6 +323,32 @@ for (const s of [...notProvisioned, ...twice].filter((t) => t.id).slice(0, 3)) {
     const records = (await readFile(join(logDir, file), 'utf8')).split(/\n(?=\{|\d{4}-\d\d-\d\dT)/);
     for (const record of records.filter((r) => r.includes(s.id!)).slice(0, 40)) console.log(`    ${file}: ${record.replace(/\s+/g, ' ').slice(0, 700)}`);
   }
+}
+// Temporal's view of each actor that never provisioned: its status, the workflow task it waits on, its history.
+const { EventType, WorkflowExecutionStatus, PendingWorkflowTaskState } = protos.temporal.api.enums.v1;
+const nameOf = (names: object, value: unknown) => (names as Record<number, string>)[Number(value)] ?? String(value);
+const unprovisioned = notProvisioned.filter((t) => t.id).slice(0, 3);
+if (unprovisioned.length > 0) {
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({ connection });
+  for (const s of unprovisioned) {
+    const handle = client.workflow.getHandle(`tenant-${s.id}`);
+    try {
+      const { raw } = await handle.describe();
+      const pendingTask = raw.pendingWorkflowTask;
+      console.log(
+        `  Temporal, tenant ${s.slug}: ${nameOf(WorkflowExecutionStatus, raw.workflowExecutionInfo?.status)}, history ${String(raw.workflowExecutionInfo?.historyLength)} events, ` +
+          `pending workflow task ${pendingTask ? `${nameOf(PendingWorkflowTaskState, pendingTask.state)} (attempt ${pendingTask.attempt})` : 'none'}`,
+      );
+      for (const event of (await handle.fetchHistory()).events ?? []) {
+        const at = event.eventTime?.seconds ? new Date(Number(event.eventTime.seconds) * 1000 + Math.floor((event.eventTime.nanos ?? 0) / 1e6)).toISOString().slice(11, 23) : '';
+        console.log(`    ${String(event.eventId)} ${at} ${nameOf(EventType, event.eventType)}`);
+      }
+    } catch (error) {
+      console.log(`  Temporal, tenant ${s.slug}: ${(error as Error).message}`);
+    }
+  }
+  await connection.close();
 }
 const allHeld = invariants.every((i) => i.held);
 console.log(allHeld ? 'All invariants held.' : 'SOME INVARIANTS DID NOT HOLD.');
