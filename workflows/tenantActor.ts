@@ -4,14 +4,16 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TenantActivities } from '../activities/tenantActivities.ts';
-import { NON_RETRYABLE_FAILURE_KINDS, type ProvisioningOutcome, type ProvisioningStep } from './provisioningVocabulary.ts';
+import { NON_RETRYABLE_FAILURE_KINDS, type ProvisioningOutcome, type ProvisioningStep, type RecordedOutcome } from './provisioningVocabulary.ts';
 import {
   actorStateQuery,
   provisionAndWaitUpdate,
@@ -34,6 +36,14 @@ const LIFECYCLE_TIMERS = 'lifecycle-timers';
 /** Backoff of a failing claims push: 5 s doubling, at most 10 minutes apart. */
 const CLAIMS_PUSH_FIRST_RETRY_MS = 5_000;
 const CLAIMS_PUSH_MAX_RETRY_MS = 10 * 60_000;
+/**
+ * The registry's own statements (the timeline, outcomes) are retried on a durable timer when their activity fails
+ * for good, instead of the failure ending the actor's run. Histories recorded before replay as they ran.
+ */
+const STORE_CALLS_OUTLAST_FAILURES = 'store-calls-outlast-failures';
+/** Backoff of such a statement: 1 s doubling, at most a minute apart. */
+const STORE_RETRY_FIRST_MS = 1_000;
+const STORE_RETRY_MAX_MS = 60_000;
 
 /**
  * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
@@ -165,7 +175,7 @@ export class TenantActor {
   async #readTimeline(): Promise<void> {
     this.#timelineStale = false;
     // Local activities: no round trip through the server ahead of the command that woke the actor.
-    const { status, upcoming } = await this.#localStore.loadTenantTimeline(this.#input.tenantId);
+    const { status, upcoming } = await this.#stored('loadTenantTimeline', () => this.#localStore.loadTenantTimeline(this.#input.tenantId));
     this.state.timeline = {
       status,
       upcoming: upcoming.map((e) => ({ kind: e.kind, at: new Date(e.at).toISOString(), ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}) })),
@@ -186,7 +196,7 @@ export class TenantActor {
     const retryAt = this.state.claimsPush && Date.parse(this.state.claimsPush.retryAt);
     if (retryAt !== undefined && retryAt <= now) await this.#pushClaimsDurably();
     if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
-    const { claimsChanged } = await this.#localStore.applyDueLifecycle(this.#input.tenantId, now);
+    const { claimsChanged } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
     if (claimsChanged) await this.#pushClaimsDurably();
   }
 
@@ -204,7 +214,8 @@ export class TenantActor {
       const delay = Math.min(CLAIMS_PUSH_MAX_RETRY_MS, CLAIMS_PUSH_FIRST_RETRY_MS * 2 ** (attempts - 1));
       const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
       this.state.claimsPush = { attempts, kind: failure.kind, lastError: failure.message, retryAt: new Date(Date.now() + delay).toISOString() };
-      if (attempts === 1) await this.#localStore.recordClaimsPushFailure(tenantId, failure, this.#outcomeId('claims-push'));
+      const outcomeId = this.#outcomeId('claims-push');
+      if (attempts === 1) await this.#stored('recordClaimsPushFailure', () => this.#localStore.recordClaimsPushFailure(tenantId, failure, outcomeId));
     }
   }
 
@@ -235,7 +246,7 @@ export class TenantActor {
     const db = local ? this.#localStore : this.#store;
     const tenantId = this.#input.tenantId;
     try {
-      const tenant = await db.loadTenantForProvisioning(tenantId);
+      const tenant = await this.#stored('loadTenantForProvisioning', () => db.loadTenantForProvisioning(tenantId), ['tenant_not_found']);
       if (!tenant.adminEmail) {
         state.provisioning = 'not_requested';
         return;
@@ -257,25 +268,52 @@ export class TenantActor {
       state.provisioning = 'succeeded';
       this.#inviteUrl = inviteUrl;
       state.failure = undefined;
-      await db.recordProvisioningOutcome(tenantId, { status: 'succeeded' }, this.#outcomeId('provision'), false, this.#outcomeContext());
     } catch (error) {
       state.provisioning = 'failed';
       state.failure = { kind: failureKind(error), step, message: failureMessage(error) };
-      await db.recordProvisioningOutcome(tenantId, { status: 'failed', ...state.failure }, this.#outcomeId('provision'), false, this.#outcomeContext());
     }
+    // Recorded outside the steps' try: the outcome stands whatever recording it takes.
+    const outcome: RecordedOutcome = state.provisioning === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', ...state.failure! };
+    const outcomeId = this.#outcomeId('provision');
+    const context = this.#outcomeContext();
+    await this.#stored('recordProvisioningOutcome', () => db.recordProvisioningOutcome(tenantId, outcome, outcomeId, false, context));
   }
 
   async #resendInvite(): Promise<void> {
     const { state } = this;
     if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision();
     const tenantId = this.#input.tenantId;
+    let outcome: RecordedOutcome;
     try {
       // A resend goes by e-mail; no request waits for its link, so the actor does not keep it.
       await this.#idp.sendInvite(state.userId);
-      await this.#store.recordProvisioningOutcome(tenantId, { status: 'succeeded' }, this.#outcomeId('resend'), true, this.#outcomeContext());
+      outcome = { status: 'succeeded' };
     } catch (error) {
-      const failure = { kind: failureKind(error), step: 'invite' as const, message: failureMessage(error) };
-      await this.#store.recordProvisioningOutcome(tenantId, { status: 'failed', ...failure }, this.#outcomeId('resend'), true, this.#outcomeContext());
+      outcome = { status: 'failed', kind: failureKind(error), step: 'invite', message: failureMessage(error) };
+    }
+    const outcomeId = this.#outcomeId('resend');
+    const context = this.#outcomeContext();
+    await this.#stored('recordProvisioningOutcome', () => this.#store.recordProvisioningOutcome(tenantId, outcome, outcomeId, true, context));
+  }
+
+  /**
+   * A statement of the registry's own, run until it succeeds: its activity already retries, but should it still fail
+   * (a local activity ended by the worker's own troubles while PostgreSQL was down), the failure would otherwise end
+   * the actor's run, and with it the tenant's state, so that the next command started a new actor that provisioned
+   * again. `finalTypes` are answers, not failures (a tenant that does not exist).
+   */
+  async #stored<T>(what: string, call: () => Promise<T>, finalTypes: string[] = []): Promise<T> {
+    if (!patched(STORE_CALLS_OUTLAST_FAILURES)) return call();
+    for (let delay = STORE_RETRY_FIRST_MS; ; delay = Math.min(STORE_RETRY_MAX_MS, delay * 2)) {
+      try {
+        return await call();
+      } catch (error) {
+        // A local activity's failure arrives as its ApplicationFailure itself, a regular one's wrapped in ActivityFailure.
+        const failedCall = error instanceof ActivityFailure || error instanceof ApplicationFailure;
+        if (!failedCall || finalTypes.includes(failureKind(error))) throw error;
+        log.warn('registry statement failed; trying again', { what, retryInMs: delay, error: failureMessage(error) });
+        await sleep(delay);
+      }
     }
   }
 

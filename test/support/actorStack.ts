@@ -34,6 +34,8 @@ export interface ActorStackOptions {
   withoutWorker?: boolean;
   /** The provider behind API and worker; default: the simulated one on the service's database. */
   idp?: (service: TestService) => IdentityProvider;
+  /** The worker's activities as a test wraps them (a failure injected into one); default: the real ones. */
+  activities?: (real: ReturnType<typeof workerActivities>) => ReturnType<typeof workerActivities>;
 }
 
 /**
@@ -85,7 +87,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
         connection,
         taskQueue,
         workflowBundle: { codePath: inject('workflowBundlePath') },
-        activities: workerActivities({ orm: service.deps.orm, idp, auditStreamTimeoutMs: 2_000 }),
+        activities: (options.activities ?? ((real) => real))(workerActivities({ orm: service.deps.orm, idp, auditStreamTimeoutMs: 2_000 })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
       });
       running = worker.run();
