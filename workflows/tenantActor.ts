@@ -214,8 +214,10 @@ export class TenantActor {
       const delay = Math.min(CLAIMS_PUSH_MAX_RETRY_MS, CLAIMS_PUSH_FIRST_RETRY_MS * 2 ** (attempts - 1));
       const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
       this.state.claimsPush = { attempts, kind: failure.kind, lastError: failure.message, retryAt: new Date(Date.now() + delay).toISOString() };
-      const outcomeId = this.#outcomeId('claims-push');
-      if (attempts === 1) await this.#stored('recordClaimsPushFailure', () => this.#localStore.recordClaimsPushFailure(tenantId, failure, outcomeId));
+      if (attempts === 1) {
+        const outcomeId = this.#outcomeId('claims-push');
+        await this.#stored('recordClaimsPushFailure', () => this.#localStore.recordClaimsPushFailure(tenantId, failure, outcomeId));
+      }
     }
   }
 
