@@ -44,6 +44,12 @@ const STORE_CALLS_OUTLAST_FAILURES = 'store-calls-outlast-failures';
 /** Backoff of such a statement: 1 s doubling, at most a minute apart. */
 const STORE_RETRY_FIRST_MS = 1_000;
 const STORE_RETRY_MAX_MS = 60_000;
+/**
+ * The provider's steps run as local activities are tried once each and retried by the actor on durable timers, so
+ * the retry budget is counted in the history: a local activity's own retries, held in the worker, could end before
+ * their budget when the worker evicted the actor while they ran. Histories recorded before replay as they ran.
+ */
+const PROVIDER_STEPS_RETRIED_BY_ACTOR = 'provider-steps-retried-by-actor';
 
 /**
  * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
@@ -67,6 +73,7 @@ export class TenantActor {
   readonly #store: TenantActivities;
   readonly #localIdp: TenantActivities;
   readonly #localStore: TenantActivities;
+  readonly #localIdpOnce: TenantActivities;
 
   constructor(input: TenantActorInput) {
     this.#input = input;
@@ -88,6 +95,7 @@ export class TenantActor {
     // The same activities with the same timeouts and retries, as local activities (input.localProvisioningSteps).
     this.#localIdp = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
     this.#localStore = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+    this.#localIdpOnce = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
   }
 
   /** The outcome a waiting provisionAndWait update answers with; undefined while provisioning has not ended. */
@@ -244,29 +252,30 @@ export class TenantActor {
     // Decided by the actor's input, so a history replays the way it ran: actors started before this option existed
     // run (and replay) their provisioning as regular activities.
     const local = this.#input.localProvisioningSteps === true;
-    const steps = local ? this.#localIdp : this.#idp;
     const db = local ? this.#localStore : this.#store;
     const tenantId = this.#input.tenantId;
     try {
       const tenant = await this.#stored('loadTenantForProvisioning', () => db.loadTenantForProvisioning(tenantId), ['tenant_not_found']);
-      if (!tenant.adminEmail) {
+      const { adminEmail } = tenant;
+      if (!adminEmail) {
         state.provisioning = 'not_requested';
         return;
       }
+      const steps = this.#providerSteps(local);
       // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
       const ref = { tenantId: tenant.tenantId, slug: tenant.slug, name: `${tenant.name} (${tenant.slug})` };
       step = 'organization';
-      const { organizationId } = await steps.ensureOrganization(ref);
+      const { organizationId } = await steps((a) => a.ensureOrganization(ref));
       state.organizationId = organizationId;
       step = 'user';
-      const { userId } = await steps.ensureUser(ref, tenant.adminEmail, tenant.adminName ?? undefined);
+      const { userId } = await steps((a) => a.ensureUser(ref, adminEmail, tenant.adminName ?? undefined));
       state.userId = userId;
       step = 'membership';
-      await steps.ensureMembership(organizationId, userId);
+      await steps((a) => a.ensureMembership(organizationId, userId));
       step = 'invite';
-      const { inviteUrl } = await steps.sendInvite(userId, tenantId, this.#outcomeId('provision'));
+      const { inviteUrl } = await steps((a) => a.sendInvite(userId, tenantId, this.#outcomeId('provision')));
       // Claims first, so the user's first token already carries the tenant's bundle.
-      await steps.pushTenantClaims(tenantId);
+      await steps((a) => a.pushTenantClaims(tenantId));
       state.provisioning = 'succeeded';
       this.#inviteUrl = inviteUrl;
       state.failure = undefined;
@@ -296,6 +305,35 @@ export class TenantActor {
     const outcomeId = this.#outcomeId('resend');
     const context = this.#outcomeContext();
     await this.#stored('recordProvisioningOutcome', () => this.#store.recordProvisioningOutcome(tenantId, outcome, outcomeId, true, context));
+  }
+
+  /**
+   * How provisioning calls the provider: regular activities (actors started before local steps existed), local
+   * activities retrying in the worker (histories from before PROVIDER_STEPS_RETRIED_BY_ACTOR), or local activities
+   * tried once each and retried here.
+   */
+  #providerSteps(local: boolean): <T>(call: (steps: TenantActivities) => Promise<T>) => Promise<T> {
+    if (!local) return (call) => call(this.#idp);
+    if (!patched(PROVIDER_STEPS_RETRIED_BY_ACTOR)) return (call) => call(this.#localIdp);
+    return (call) => this.#retriedByActor(() => call(this.#localIdpOnce));
+  }
+
+  /**
+   * The provisioning retry policy applied by the actor: a failure of a kind that needs an operator, or the last
+   * allowed attempt's, ends the step; any other is tried again after the policy's backoff, on a durable timer.
+   */
+  async #retriedByActor<T>(attempt: () => Promise<T>): Promise<T> {
+    const { initialIntervalMs, backoffCoefficient, maximumIntervalMs, maximumAttempts } = this.#input.retry;
+    for (let made = 1, delay = initialIntervalMs; ; made++, delay = Math.min(maximumIntervalMs, delay * backoffCoefficient)) {
+      try {
+        return await attempt();
+      } catch (error) {
+        // A maximum of 0 means no limit, as in Temporal's own retry policy.
+        const lastAttempt = maximumAttempts > 0 && made >= maximumAttempts;
+        if (lastAttempt || NON_RETRYABLE_FAILURE_KINDS.includes(failureKind(error))) throw error;
+        await sleep(delay);
+      }
+    }
   }
 
   /**

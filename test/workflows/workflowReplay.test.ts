@@ -11,8 +11,11 @@ import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { uniqueSlug } from '../support/testService.ts';
 import { testPayloadCodec } from '../support/testTemporalAccess.ts';
+import { historyFixture } from '../support/historyFixture.ts';
 
 const historiesDir = resolve(import.meta.dirname, 'histories');
+/** Where RECORD_WORKFLOW_HISTORIES=1 writes the history recorded now; name it after the change before committing. */
+const RECORDED_HISTORY = 'tenantActor-recorded.json';
 // The histories hold encrypted payloads, so replay reads them with the run's codec as the worker does.
 const replayOptions = () => ({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: { payloadCodecs: [testPayloadCodec()] } });
 
@@ -22,9 +25,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-/** Drives one actor through failure, operator retry, resend and a claims push: every branch of the workflow. */
+/**
+ * Drives one actor through a retried step, failure, operator retry, resend and a claims push: every branch of the
+ * workflow.
+ */
 async function recordActorHistory() {
   const slug = uniqueSlug('replay');
+  await injectFault(stack.service.orm, { kind: 'unavailable', step: 'organization', tenantSlug: slug, times: 1 });
   await injectFault(stack.service.orm, { kind: 'unauthorized', step: 'user', tenantSlug: slug });
   const created = await stack.service.request('POST', '/v1/tenants', { slug, name: 'Replay', admin_email: `a@${slug}.example` });
   const tenantId = created.body.tenant.id as string;
@@ -44,7 +51,7 @@ async function recordActorHistory() {
 }
 
 describe('tenantActorWorkflow determinism', () => {
-  it('replays a history recorded now from failure, retry, resend and claims push without nondeterminism', async () => {
+  it('replays a history recorded now from a retried step, failure, retry, resend and claims push without nondeterminism', async () => {
     const { workflowId, history } = await recordActorHistory();
     expect(history.events!.length).toBeGreaterThan(20);
     if (process.env.RECORD_WORKFLOW_HISTORIES) {
@@ -52,7 +59,7 @@ describe('tenantActorWorkflow determinism', () => {
       const { stdout } = await promisify(execFile)(await temporalCliPath(), [
         'workflow', 'show', '--workflow-id', workflowId, '--address', inject('temporalAddress'), '--output', 'json',
       ], { maxBuffer: 64 * 1024 * 1024 });
-      await writeFile(resolve(historiesDir, 'tenantActor-failure-retry-resend-claims.json'), stdout);
+      await writeFile(resolve(historiesDir, RECORDED_HISTORY), await historyFixture(stdout, testPayloadCodec()));
     }
     await expect(Worker.runReplayHistory(replayOptions(), history, workflowId)).resolves.toBeUndefined();
   });
