@@ -10,6 +10,7 @@ import { execFile, spawn } from 'node:child_process';
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { createInterface } from 'node:readline';
 import { freePort } from '../../platform/freePort.ts';
 import { startOidcIssuer } from '../support/oidcIssuer.ts';
 
@@ -89,17 +90,22 @@ async function withService<T>(name: string, env: Record<string, string>, body: (
   }
 }
 
-/** One Schemathesis run; its output goes to ours. Answers its exit code and the number of generated cases. */
+/**
+ * One Schemathesis run; its output goes to ours, each line behind `[schemathesis]`: its closing banner has the shape
+ * of pytest's ("=== 1 warning in 72.73s ==="), which CI would read as a test run that executed no test.
+ * Answers its exit code and the number of generated cases.
+ */
 async function check(st: string, baseUrl: string, headers: string[]): Promise<{ code: number; cases: number }> {
   const args = ['run', `${baseUrl}/openapi.json`, '--checks', 'all', '--max-examples', String(MAX_EXAMPLES), '--seed', String(SEED), '--no-color'];
   for (const header of headers) args.push('--header', header);
   const child = spawn(st, args, { cwd: root, env: { ...process.env, PYTHONPATH: toolDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    process.stdout.write(chunk);
-  });
-  const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
+  const exited = new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
+  for await (const line of createInterface({ input: child.stdout!, crlfDelay: Infinity })) {
+    output += `${line}\n`;
+    process.stdout.write(`[schemathesis] ${line}\n`);
+  }
+  const code = await exited;
   const cases = Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
   return { code, cases };
 }
