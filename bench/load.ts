@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { drivePaced } from './pacedLoad.ts';
 
 export interface BenchRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: string;
 }

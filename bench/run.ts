@@ -29,7 +29,7 @@ import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts
 import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
-import { seed, type Seeded, type Volumes } from './seed.ts';
+import { keysToRotate, seed, type Seeded, type Volumes } from './seed.ts';
 import { formatTable, type Row } from './table.ts';
 import { formatTokenIssuance, measureTokenIssuance, TOKEN_ROW } from './tokenIssuance.ts';
 
@@ -67,6 +67,8 @@ const CREATE_DURATION = quick ? 6 : 15;
  */
 const CREATE_RATE = quick ? 10 : 25;
 const CREATE_CONNECTIONS = 16;
+/** Never-rotated keys made for the rotation row: more than its warm-up and run can use at any rate seen here. */
+const ROTATABLE_KEYS = quick ? 5_000 : 60_000;
 
 const projectRoot = resolve(import.meta.dirname, '..');
 const dataDir = resolve(projectRoot, '.data', quick ? 'bench-quick' : 'bench');
@@ -153,7 +155,9 @@ async function main(): Promise<void> {
     await writeFile(seededFile, JSON.stringify({ pgPort: ports.EMBEDDED_PG_PORT, seeded } satisfies SeedCache));
   }
 
-  const scenarios = buildScenarios(seeded);
+  const runId = Date.now().toString(36);
+  const rotatable = await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId);
+  const scenarios = buildScenarios(seeded, rotatable, runId);
   const selected = scenarios.filter((s) => !args.only || s.name.includes(args.only));
   const serviceRss = new RssSampler(apiPid);
   const workerRss = new RssSampler(workerPid);
@@ -473,12 +477,13 @@ function random(seedValue: number): () => number {
   };
 }
 
-function buildScenarios(seeded: Seeded): Scenario[] {
+function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Scenario[] {
   const rnd = random(42);
   const pick = <T>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
   const spread = <T>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
   const hot = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP };
   const post = (path: string, body: unknown): BenchRequest => ({ method: 'POST', path, body: JSON.stringify(body) });
+  const patch = (path: string, body: unknown): BenchRequest => ({ method: 'PATCH', path, body: JSON.stringify(body) });
   const get = (path: string, query: Record<string, string | number>): BenchRequest => ({
     method: 'GET',
     path: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
@@ -529,7 +534,7 @@ function buildScenarios(seeded: Seeded): Scenario[] {
   // A caller may not append the service's own actions (they are in the seeded log, written directly).
   const productActions = seeded.actions.filter((action) => !isServiceOwnedAction(action));
   let created = 0;
-  const runId = Date.now().toString(36);
+  let rotated = 0;
   const scenarios: Scenario[] = [
     {
       name: 'verify, valid key',
@@ -638,6 +643,24 @@ function buildScenarios(seeded: Seeded): Scenario[] {
       ),
       check: (body) => body.startsWith('{"id":'),
       targets: [{ label: '>= 3000 events/s', pass: (r) => r.rps >= 3000 }],
+    },
+    // The writes of the extensions (issue #19: "rotation, export, PATCH"); no target is set for them.
+    {
+      name: 'tenant PATCH (sales_owner)',
+      ...hot,
+      requests: spread(DISTINCT, (i) => patch(`/v1/tenants/${pick(usable).id}`, { sales_owner: `bench-owner-${runId}-${i}` })),
+      check: (body) => body.startsWith('{"id":"'),
+      floor: 'json',
+      targets: [],
+    },
+    {
+      name: 'API key rotation',
+      ...hot,
+      // Each key rotates once; past the pool a made-up id answers 404, which the row counts as an error.
+      nextRequest: () => post(`/v1/api-keys/${rotatable[rotated++] ?? '00000000-0000-4000-8000-000000000000'}/rotate`, { grace_seconds: 3600 }),
+      check: (body) => body.startsWith('{"api_key":{'),
+      floor: 'json',
+      targets: [],
     },
     {
       name: `tenant creation + provisioning (Temporal), ${CREATE_RATE}/s offered`,

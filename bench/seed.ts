@@ -164,3 +164,36 @@ export async function auditIdsBetween(databaseUrl: string, windows: { since: Dat
     await db.end();
   }
 }
+
+/**
+ * Keys that have never been rotated, for the rotation row: a key rotates once (a second rotation is 409), so each
+ * run inserts its own, on a tenant of their own so that no other row's reads see them. Answers their ids.
+ */
+export async function keysToRotate(databaseUrl: string, count: number, runId: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('set synchronous_commit = off');
+    const tenant = (await db.query<{ id: string }>(
+      `insert into tenants (id, slug, name, status, kind, plan, created_at, updated_at)
+       values (gen_random_uuid(), $1, $2, 'active', 'customer', 'growth', now(), now()) returning id`,
+      [`bench-rotation-${runId}`, `Bench rotation ${runId}`],
+    )).rows[0]!.id;
+    const keys = Array.from({ length: count }, () => generateApiKey());
+    const ids: string[] = [];
+    for (let from = 0; from < count; from += 5000) {
+      const slice = keys.slice(from, from + 5000);
+      const { rows } = await db.query<{ id: string }>(
+        `insert into api_keys (id, tenant_id, product, name, scopes, prefix, key_hash, created_by, created_at)
+         select gen_random_uuid(), $1, null, 'bench rotation key', '{read}'::text[], pr, decode(h, 'hex'), 'bench', now()
+           from unnest($2::text[], $3::text[]) as u(pr, h)
+         returning id`,
+        [tenant, slice.map((k) => k.prefix), slice.map((k) => k.hash.toString('hex'))],
+      );
+      ids.push(...rows.map((r) => r.id));
+    }
+    return ids;
+  } finally {
+    await db.end();
+  }
+}
