@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditAppend, AuditEvent } from '../domain/schemas/audit.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
+import type { Sql } from './sql.ts';
 
 /** The columns an event is read with, and the same with metadata as its JSON text (for auditEventJson). */
 export const AUDIT_COLUMNS =
@@ -45,4 +46,13 @@ export async function appendAuditEvent(em: EntityManager, event: AuditAppend, me
     auditInsertValues(event, meta),
   );
   return toAuditEvent(rows[0]!);
+}
+
+/** The same append as one named statement on a pool connection (nativeTransaction), for changes that record an event. */
+export async function appendAuditEventOn(sql: Sql, event: AuditAppend, meta: RequestMeta): Promise<void> {
+  await sql.query({
+    name: 'audit_append_of_change',
+    text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ')})`,
+    values: auditInsertValues(event, meta),
+  });
 }

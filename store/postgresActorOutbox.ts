@@ -1,15 +1,16 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActorOutbox, OutboxCommand, OutboxEntry } from '../domain/tenantActor/actorOutboxRepository.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
 import type { Orm } from './orm.ts';
-
-/** The outbox insert, for a transaction that changes what a tenant's actor must act on. */
-export const INSERT_HAND_OFF = `insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
-  values (?, ?, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`;
+import type { Sql } from './sql.ts';
 
 /** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS). */
-export async function enqueueActorCommand(tx: EntityManager, tenantId: string, command: OutboxCommand): Promise<number> {
-  const rows = await tx.execute<{ id: string }[]>(INSERT_HAND_OFF, [tenantId, command]);
+export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<number> {
+  const { rows } = await sql.query<{ id: string }>({
+    name: 'actor_outbox_enqueue',
+    text: `insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
+           values ($1, $2, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
+    values: [tenantId, command],
+  });
   return Number(rows[0]!.id);
 }
 

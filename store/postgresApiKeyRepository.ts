@@ -1,11 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyChange, ApiKeyRepository, LockedApiKey, VerifiableKey } from '../domain/apiKeys/apiKeyRepository.ts';
 import type { ApiKeyRecord, NewApiKey } from '../domain/apiKeys/apiKeyRecord.ts';
-import { appendAuditEvent } from './auditEventInsert.ts';
+import { appendAuditEventOn } from './auditEventInsert.ts';
 import { conflict } from '../domain/errors.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { nativePool } from './nativePool.ts';
+import { nativeTransaction } from './nativeTransaction.ts';
+import type { Sql } from './sql.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
 import { isUuid } from './uuidShape.ts';
@@ -19,7 +20,7 @@ interface KeyRow {
   scopes: string[];
   prefix: string;
   created_by: string | null;
-  /** The pool's rows carry Date, the ORM's `execute` text: both are read through toDate. */
+  /** Timestamps may arrive as Date or as text: both are read through toDate. */
   last_used_at: Date | string | null;
   revoked_at: Date | string | null;
   expires_at: Date | string | null;
@@ -46,19 +47,18 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
   createdAt: toDate(row.created_at)!,
 });
 
-// Scopes travel as JSON text: the ORM's `execute` would spread an array parameter over several placeholders.
-const insertValues = (key: NewApiKey) => [
-  key.id, key.tenantId, key.product, key.name, JSON.stringify(key.scopes), key.prefix, key.keyHash, key.createdBy, key.expiresAt, key.rotatedFrom, key.createdAt,
+const keyValues = (key: NewApiKey) => [
+  key.id, key.tenantId, key.product, key.name, key.scopes, key.prefix, key.keyHash, key.createdBy, key.expiresAt, key.rotatedFrom, key.createdAt,
 ];
-const SCOPES_FROM_JSON = 'array(select jsonb_array_elements_text(?::jsonb))';
 const INSERT_KEY = `insert into api_keys (id, tenant_id, product, name, scopes, prefix, key_hash, created_by, expires_at, rotated_from, created_at)`;
+const KEY_PARAMS = '$1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11';
 
 /** Ids per last_used_at statement: one array parameter, well inside PostgreSQL's limits. */
 const IDS_PER_STATEMENT = 5_000;
 
 /**
  * Every statement of the API keys aggregate. The hot paths (verify's lookup, listing, last_used_at marks) are single
- * named statements on the pool under the ORM; writes that must land together run in one ORM transaction.
+ * named statements on the pool under the ORM; writes that must land together run in one transaction on it.
  */
 export class PostgresApiKeyRepository implements ApiKeyRepository {
   readonly #orm: Orm;
@@ -84,32 +84,33 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   }, { isKey: isUuid });
 
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean> {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<{ id: string }[]>(
-        `${INSERT_KEY} select ?, ?, ?, ?, ${SCOPES_FROM_JSON}, ?, ?, ?, ?, ?, ? where exists (select 1 from tenants where id = ?) returning id`,
-        [...insertValues(key), key.tenantId],
-      );
+    return nativeTransaction(this.#orm, async (sql) => {
+      const { rows } = await sql.query<{ id: string }>({
+        name: 'api_key_insert',
+        text: `${INSERT_KEY} select ${KEY_PARAMS} where exists (select 1 from tenants where id = $2) returning id`,
+        values: keyValues(key),
+      });
       if (rows.length === 0) return false;
-      await appendAuditEvent(tx, event, meta);
+      await appendAuditEventOn(sql, event, meta);
       return true;
     });
   }
 
   async change<T>(id: string, meta: RequestMeta, decide: (key: LockedApiKey, now: Date) => ApiKeyChange<T>): Promise<T | undefined> {
     try {
-      return await this.#orm.em.fork().transactional(async (tx) => {
-        const locked = await lockKey(tx, id);
+      return await nativeTransaction(this.#orm, async (sql) => {
+        const locked = await lockKey(sql, id);
         if (!locked) return undefined;
         const change = decide(locked, new Date());
         if (change.revokedAt || change.expiresAt) {
-          await tx.execute(`update api_keys set revoked_at = coalesce(?, revoked_at), expires_at = coalesce(?, expires_at) where id = ?`, [
-            change.revokedAt ?? null,
-            change.expiresAt ?? null,
-            id,
-          ]);
+          await sql.query({
+            name: 'api_key_ends',
+            text: 'update api_keys set revoked_at = coalesce($1, revoked_at), expires_at = coalesce($2, expires_at) where id = $3',
+            values: [change.revokedAt ?? null, change.expiresAt ?? null, id],
+          });
         }
-        if (change.successor) await tx.execute(`${INSERT_KEY} values (?, ?, ?, ?, ${SCOPES_FROM_JSON}, ?, ?, ?, ?, ?, ?)`, insertValues(change.successor));
-        if (change.event) await appendAuditEvent(tx, change.event, meta);
+        if (change.successor) await sql.query({ name: 'api_key_successor', text: `${INSERT_KEY} values (${KEY_PARAMS})`, values: keyValues(change.successor) });
+        if (change.event) await appendAuditEventOn(sql, change.event, meta);
         return change.result;
       });
     } catch (error) {
@@ -172,9 +173,9 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
  * The key under a row lock, then its successor in a statement of its own: under READ COMMITTED that statement sees a
  * rotation that committed while this transaction waited for the lock, which a subquery of the locking read would not.
  */
-async function lockKey(tx: EntityManager, id: string): Promise<LockedApiKey | undefined> {
-  const rows = await tx.execute<KeyRow[]>(`select ${KEY_COLUMNS} from api_keys where id = ? for update`, [id]);
-  if (!rows[0]) return undefined;
-  const successors = await tx.execute<{ id: string }[]>(`select id from api_keys where rotated_from = ?`, [id]);
-  return { ...toRecord(rows[0]), successorId: successors[0]?.id ?? null };
+async function lockKey(sql: Sql, id: string): Promise<LockedApiKey | undefined> {
+  const { rows: [row] } = await sql.query<KeyRow>({ name: 'api_key_for_change', text: `select ${KEY_COLUMNS} from api_keys where id = $1 for update`, values: [id] });
+  if (!row) return undefined;
+  const { rows: [successor] } = await sql.query<{ id: string }>({ name: 'api_key_successor_of', text: 'select id from api_keys where rotated_from = $1', values: [id] });
+  return { ...toRecord(row), successorId: successor?.id ?? null };
 }
