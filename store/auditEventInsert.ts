@@ -1,7 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditAppend, AuditEvent } from '../domain/schemas/audit.ts';
+import type { AuditAppend } from '../domain/schemas/audit.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
-import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 import type { Sql } from './sql.ts';
 
 /** The columns an event is read with, and the same with metadata as its JSON text (for auditEventJson). */
@@ -35,24 +33,17 @@ export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknow
   ];
 }
 
-/**
- * Appends one event with the request's source IP and user agent. Pass the transaction's EntityManager so the
- * event commits or rolls back together with the change it records.
- */
-export async function appendAuditEvent(em: EntityManager, event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
-  const rows = await em.execute<AuditRow[]>(
-    `insert into audit_events (${AUDIT_INSERT_COLUMNS})
-     values (${AUDIT_INSERT_PLACEHOLDERS}) returning ${AUDIT_COLUMNS}`,
-    auditInsertValues(event, meta),
-  );
-  return toAuditEvent(rows[0]!);
-}
+/** The insert's parameters as $1, $2, ... for statements on the pool. */
+const AUDIT_INSERT_PARAMS = AUDIT_INSERT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
 
-/** The same append as one named statement on a pool connection (nativeTransaction), for changes that record an event. */
-export async function appendAuditEventOn(sql: Sql, event: AuditAppend, meta: RequestMeta): Promise<void> {
+/**
+ * Appends one event with the request's source IP and user agent, inside the caller's transaction
+ * (store/nativeTransaction.ts), so the event commits or rolls back together with the change it records.
+ */
+export async function appendAuditEvent(sql: Sql, event: AuditAppend, meta: RequestMeta): Promise<void> {
   await sql.query({
     name: 'audit_append_of_change',
-    text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ')})`,
+    text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_PARAMS})`,
     values: auditInsertValues(event, meta),
   });
 }

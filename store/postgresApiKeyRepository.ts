@@ -1,6 +1,6 @@
 import type { ApiKeyChange, ApiKeyRepository, LockedApiKey, VerifiableKey } from '../domain/apiKeys/apiKeyRepository.ts';
 import type { ApiKeyRecord, NewApiKey } from '../domain/apiKeys/apiKeyRecord.ts';
-import { appendAuditEventOn } from './auditEventInsert.ts';
+import { appendAuditEvent } from './auditEventInsert.ts';
 import { conflict } from '../domain/errors.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
@@ -91,7 +91,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
         values: keyValues(key),
       });
       if (rows.length === 0) return false;
-      await appendAuditEventOn(sql, event, meta);
+      await appendAuditEvent(sql, event, meta);
       return true;
     });
   }
@@ -110,7 +110,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
           });
         }
         if (change.successor) await sql.query({ name: 'api_key_successor', text: `${INSERT_KEY} values (${KEY_PARAMS})`, values: keyValues(change.successor) });
-        if (change.event) await appendAuditEventOn(sql, change.event, meta);
+        if (change.event) await appendAuditEvent(sql, change.event, meta);
         return change.result;
       });
     } catch (error) {

@@ -2,6 +2,7 @@ import type { AuditStreamFilter, AuditStreamRecord, AuditStreamRepository, Deliv
 import { appendAuditEvent } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
+import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
 
 interface StreamRow {
@@ -37,14 +38,15 @@ export class PostgresAuditStreamRepository implements AuditStreamRepository {
    * so every event committed later has a higher id, and a cursor over ids never skips one that commits late.
    */
   create(stream: { id: string; url: string; secret: string; filter: AuditStreamFilter }, event: AuditAppend, meta: RequestMeta): Promise<AuditStreamRecord> {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const [row] = await tx.execute<StreamRow[]>(
-        `insert into audit_streams (id, url, secret, filter, start_after_id, delivered_through_id)
-         select ?, ?, ?, ?::jsonb, h.last_id, h.last_id from audit_chain_head h
-         returning id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at`,
-        [stream.id, stream.url, stream.secret, JSON.stringify(stream.filter)],
-      );
-      await appendAuditEvent(tx, event, meta);
+    return nativeTransaction(this.#orm, async (sql) => {
+      const { rows: [row] } = await sql.query<StreamRow>({
+        name: 'audit_stream_create',
+        text: `insert into audit_streams (id, url, secret, filter, start_after_id, delivered_through_id)
+               select $1, $2, $3, $4::jsonb, h.last_id, h.last_id from audit_chain_head h
+               returning id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at`,
+        values: [stream.id, stream.url, stream.secret, JSON.stringify(stream.filter)],
+      });
+      await appendAuditEvent(sql, event, meta);
       return toRecord(row!);
     });
   }
@@ -58,10 +60,14 @@ export class PostgresAuditStreamRepository implements AuditStreamRepository {
   }
 
   markDeleted(id: string, event: AuditAppend, meta: RequestMeta): Promise<boolean> {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<{ id: string }[]>(`update audit_streams set deleted_at = now() where id = ? and deleted_at is null returning id`, [id]);
+    return nativeTransaction(this.#orm, async (sql) => {
+      const { rows } = await sql.query<{ id: string }>({
+        name: 'audit_stream_delete',
+        text: 'update audit_streams set deleted_at = now() where id = $1 and deleted_at is null returning id',
+        values: [id],
+      });
       if (rows.length === 0) return false;
-      await appendAuditEvent(tx, event, meta);
+      await appendAuditEvent(sql, event, meta);
       return true;
     });
   }

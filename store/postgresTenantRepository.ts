@@ -1,4 +1,4 @@
-import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEventOn } from './auditEventInsert.ts';
+import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
 import type { TenantLookup } from '../domain/claimsLookup.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
 import type { CachedTenant } from '../domain/registryCache.ts';
@@ -208,7 +208,7 @@ export class PostgresTenantRepository implements TenantRepository {
   readonly #entitlements = new ReadBatcher<string, TenantProductRecord[]>(async (ids) => {
     const { rows } = await (await nativePool(this.#orm)).query<{ id: string } & ({ [K in keyof TenantProductRow]: TenantProductRow[K] | null })>({
       name: 'entitlements_of_tenants',
-      text: `select t.id, p.tenant_id, p.product, p.enabled, p.config, p.expires_at, p.expiry_announced_for, p.created_at, p.updated_at
+      text: `select t.id, ${TENANT_PRODUCT_COLUMNS.split(', ').map((column) => `p.${column}`).join(', ')}
                from tenants t left join tenant_products p on p.tenant_id = t.id
               where t.id = any($1::uuid[]) order by t.id, p.product`,
       values: [ids],
@@ -273,7 +273,7 @@ export class PostgresTenantRepository implements TenantRepository {
       if (change.removeEntitlement !== undefined) {
         await sql.query({ name: 'entitlement_delete', text: 'delete from tenant_products where tenant_id = $1 and product = $2', values: [id, change.removeEntitlement] });
       }
-      for (const event of change.events ?? []) await appendAuditEventOn(sql, event, meta);
+      for (const event of change.events ?? []) await appendAuditEvent(sql, event, meta);
       if (!change.pushClaims) return { result: change.result };
       return { result: change.result, claimsPushCommandId: await enqueueActorCommand(sql, id, 'pushClaims') };
     });
