@@ -12,6 +12,9 @@ import { postgresStores } from '../store/postgresStores.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
+/** Run once in the sandbox before its globals are frozen: see the module. */
+const workflowStackTraceLimitPath = fileURLToPath(new URL('../workflows/workflowStackTraceLimit.ts', import.meta.url));
+
 /** Temporal's OpenTelemetry workflow interceptors, bundled with the workflows when the worker traces. */
 const tracingInterceptorsPath = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
@@ -20,9 +23,10 @@ export const bundleWorkflows = (options: { tracing?: boolean } = {}): Promise<Wo
   bundleWorkflowCode({
     workflowsPath,
     workflowInterceptorModules: options.tracing ? [tracingInterceptorsPath] : [],
+    preloadModules: [workflowStackTraceLimitPath],
     logger: quietBundlerLogger,
-    // Line-level mappings without the sources inlined: stack traces still name file and line, and the worker's
-    // parsed source map (kept for the life of the worker) shrinks from tens of megabytes to a few.
+    // The SDK reads a source map from the bundle; line-level mappings without the sources inlined keep the worker's
+    // parsed copy (kept for the life of the worker) at a few megabytes instead of tens.
     webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
   });
 

@@ -174,6 +174,15 @@ describe('how the provisioning steps run', () => {
     expect(markers(history)).toBeGreaterThanOrEqual(7);
   });
 
+  it("captures no stack for the actor's promises: the SDK's stack-trace query names no frame", async () => {
+    const { tenantId } = await createTenant();
+    await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
+    // The actor is waiting for its next command: without the sandbox's stackTraceLimit of 0 this names its frames.
+    const trace = await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).query<string>('__stack_trace');
+    expect(trace).not.toMatch(/^\s+at /m);
+    expect(trace).not.toContain('tenantActor');
+  });
+
   it('an actor started before local steps existed provisions with regular activities, with the same outcome', async () => {
     const slug = uniqueSlug('legacy');
     const tenantId = randomUUID();
