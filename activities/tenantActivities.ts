@@ -1,10 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { claimsOfSnapshot } from '../domain/claims/resolveClaims.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../domain/tenants/lifecycleTimeline.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../domain/requestMeta.ts';
-import { isRetryableFailure, type RecordedOutcome, type TenantForProvisioning } from '../workflows/provisioningVocabulary.ts';
+import {
+  isRetryableFailure,
+  nextProviderStep,
+  type ProviderStepsDone,
+  type ProviderStepsRequest,
+  type ProviderStepsStopped,
+  type RecordedOutcome,
+  type TenantForProvisioning,
+} from '../workflows/provisioningVocabulary.ts';
 import { IdpError, type IdentityProvider, type TenantRef } from '../identityProvider/identityProvider.ts';
 import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 import { isStoreUnreachable } from '../store/storeUnreachable.ts';
@@ -24,6 +33,9 @@ async function asActivityFailure<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The global tracer: a no-op unless tracing registered its provider (platform/tracing). */
+const providerStepTracer = trace.getTracer('tenant-registry');
+
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActivities(deps: {
   stores: Pick<RegistryStores, 'tenants' | 'audit'> & Partial<Pick<RegistryStores, 'invites'>>;
@@ -35,18 +47,24 @@ export function createTenantActivities(deps: {
 }) {
   const { stores, idp, metrics } = deps;
   const ledgerPatienceMs = deps.inviteLedgerPatienceMs ?? 20_000;
-  // Times a provisioning step when metrics are on; otherwise the call itself, nothing added.
-  const timed = <T>(step: string, call: () => Promise<T>): Promise<T> => {
-    if (!metrics) return call();
-    const end = metrics.provisioningStepDuration.startTimer({ step });
-    return call().then(
-      (value) => (end({ outcome: 'succeeded' }), value),
-      (error: unknown) => {
-        end({ outcome: 'failed' });
-        throw error;
-      },
-    );
-  };
+  // A provider step: its own span within the activity's (traces on), timed when metrics are on.
+  const timed = <T>(step: string, call: () => Promise<T>): Promise<T> =>
+    providerStepTracer.startActiveSpan(`ProviderStep:${step}`, (span) => {
+      const end = metrics?.provisioningStepDuration.startTimer({ step });
+      return call().then(
+        (value) => {
+          end?.({ outcome: 'succeeded' });
+          span.end();
+          return value;
+        },
+        (error: unknown) => {
+          end?.({ outcome: 'failed' });
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          span.end();
+          throw error;
+        },
+      );
+    });
   const reminderDays = deps.trialReminderDays ?? 3;
 
   /**
@@ -78,6 +96,37 @@ export function createTenantActivities(deps: {
     return { users: userIds.length };
   }
 
+  const ensureOrganization = (tenant: TenantRef) => timed('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
+  const ensureUser = (tenant: TenantRef, email: string, name: string | undefined) =>
+    timed('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name)));
+  const ensureMembership = (organizationId: string, userId: string) =>
+    timed('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId)));
+  /**
+   * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
+   * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
+   */
+  const sendInvite = (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
+    timed('invite', async () => {
+      const ledger = stores.invites;
+      if (ledger && runKey && (await patientlyWithLedger('read', () => ledger.wasSent(runKey)))) {
+        log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
+        return { alreadySent: true };
+      }
+      const sent = await asActivityFailure(() => idp.sendInvite(userId));
+      // The e-mail is out: from here on no failure may fail the attempt, as its retry would send the e-mail again.
+      if (ledger && runKey && tenantId) {
+        await patientlyWithLedger('record', () => ledger.recordSent(runKey, tenantId, userId)).catch((error: unknown) =>
+          log.error('invite sent but not recorded in the invite ledger: a lost workflow task of this run would send it again', {
+            tenantId,
+            runKey,
+            error: (error as Error).message,
+          }),
+        );
+      }
+      return sent;
+    });
+  const pushClaims = (tenantId: string, asOf?: number): Promise<{ users: number }> => timed('push_claims', () => pushTenantClaims(tenantId, asOf));
+
   return {
     async loadTenantForProvisioning(tenantId: string): Promise<TenantForProvisioning> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
@@ -85,37 +134,44 @@ export function createTenantActivities(deps: {
       return { tenantId: tenant.id, slug: tenant.slug, name: tenant.name, adminEmail: tenant.adminEmail, adminName: tenant.adminName };
     },
 
-    ensureOrganization: (tenant: TenantRef) => timed('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant))),
-    ensureUser: (tenant: TenantRef, email: string, name: string | undefined) =>
-      timed('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name))),
-    ensureMembership: (organizationId: string, userId: string) =>
-      timed('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId))),
-    /**
-     * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
-     * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
-     */
-    sendInvite: (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
-      timed('invite', async () => {
-        const ledger = stores.invites;
-        if (ledger && runKey && (await patientlyWithLedger('read', () => ledger.wasSent(runKey)))) {
-          log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
-          return { alreadySent: true };
-        }
-        const sent = await asActivityFailure(() => idp.sendInvite(userId));
-        // The e-mail is out: from here on no failure may fail the attempt, as its retry would send the e-mail again.
-        if (ledger && runKey && tenantId) {
-          await patientlyWithLedger('record', () => ledger.recordSent(runKey, tenantId, userId)).catch((error: unknown) =>
-            log.error('invite sent but not recorded in the invite ledger: a lost workflow task of this run would send it again', {
-              tenantId,
-              runKey,
-              error: (error as Error).message,
-            }),
-          );
-        }
-        return sent;
-      }),
+    ensureOrganization,
+    ensureUser,
+    ensureMembership,
+    sendInvite,
+    pushTenantClaims: pushClaims,
 
-    pushTenantClaims: (tenantId: string, asOf?: number): Promise<{ users: number }> => timed('push_claims', () => pushTenantClaims(tenantId, asOf)),
+    /**
+     * The provider's steps of a provisioning, one after the other in one local activity: organization, user,
+     * membership, invite, then the tenant's claims (so the user's first token carries them). Steps in `done` are not
+     * run again. A failed attempt throws a non-retryable failure typed by its kind, naming its step in the message
+     * (what the Temporal UI shows an operator) and carrying how far it got in its details, so the actor retries from
+     * the step that failed on its own durable timer with that step's budget. One activity instead of five is four
+     * fewer workflow activations and history markers per tenant created (issue #19).
+     */
+    async runProviderSteps(request: ProviderStepsRequest, done: ProviderStepsDone): Promise<ProviderStepsDone> {
+      const progress = { ...done };
+      const tenant: TenantRef = { tenantId: request.tenantId, slug: request.slug, name: request.organizationName };
+      try {
+        progress.organizationId ??= (await ensureOrganization(tenant)).organizationId;
+        progress.userId ??= (await ensureUser(tenant, request.adminEmail, request.adminName)).userId;
+        if (!progress.member) {
+          await ensureMembership(progress.organizationId, progress.userId);
+          progress.member = true;
+        }
+        if (!progress.invited) {
+          const { inviteUrl } = await sendInvite(progress.userId, request.tenantId, request.runKey);
+          progress.invited = inviteUrl ? { inviteUrl } : {};
+        }
+        await pushClaims(request.tenantId);
+        return progress;
+      } catch (error) {
+        // Typed as Temporal would type the failure of a step run as its own activity.
+        const type = error instanceof ApplicationFailure ? (error.type ?? 'Error') : error instanceof Error ? error.name : 'Error';
+        const message = error instanceof Error ? error.message : String(error);
+        const stopped: ProviderStepsStopped = { step: nextProviderStep(progress), message, done: progress };
+        throw ApplicationFailure.create({ type, message: `${stopped.step} step: ${message}`, nonRetryable: true, details: [stopped] });
+      }
+    },
 
     /**
      * Appends idp.invite_sent or idp.provision_failed. `outcomeId` makes it idempotent: an activity retried after

@@ -40,3 +40,42 @@ export interface TenantForProvisioning {
   adminEmail: string | null;
   adminName: string | null;
 }
+
+/** What provisioning asks of the provider for one tenant, in one local activity (see runProviderSteps). */
+export interface ProviderStepsRequest {
+  tenantId: string;
+  slug: string;
+  /** The organization's name: unique in the provider while tenant names are not, so it carries the slug. */
+  organizationName: string;
+  adminEmail: string;
+  adminName?: string;
+  /** The provisioning run's outcome id: the invite ledger's key, so a run mails its invite once. */
+  runKey: string;
+}
+
+/** What the provider's steps produced so far: an attempt resumes after the last step done, and repeats none of them. */
+export interface ProviderStepsDone {
+  organizationId?: string;
+  userId?: string;
+  member?: true;
+  /** The invite went out (or had gone out in this run before: no link then). */
+  invited?: { inviteUrl?: string };
+}
+
+/**
+ * The details of the failure a failed attempt at the provider's steps throws (an ApplicationFailure typed by its
+ * kind): the step it stopped at, the provider's own message, and how far it got.
+ */
+export interface ProviderStepsStopped {
+  step: Exclude<ProvisioningStep, 'load'>;
+  message: string;
+  done: ProviderStepsDone;
+}
+
+/** The step an attempt starting from `done` runs first (pushing the claims counts as part of the invite step). */
+export function nextProviderStep(done: ProviderStepsDone): Exclude<ProvisioningStep, 'load'> {
+  if (!done.organizationId) return 'organization';
+  if (!done.userId) return 'user';
+  if (!done.member) return 'membership';
+  return 'invite';
+}

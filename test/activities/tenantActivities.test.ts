@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createTenantActivities } from '../../activities/tenantActivities.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
-import { capturedEmails } from '../../store/simulatorControl.ts';
+import { capturedEmails, clearFaults, injectFault } from '../../store/simulatorControl.ts';
 import { postgresStores } from '../../store/postgresStores.ts';
 import type { InviteLedger } from '../../domain/provisioning/inviteLedger.ts';
+import type { ProviderStepsDone, ProviderStepsStopped } from '../../workflows/provisioningVocabulary.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 
 let service: TestService;
@@ -96,5 +98,68 @@ describe('the sendInvite activity', () => {
     }));
     await expect(step.send()).rejects.toThrow(/permission denied/);
     expect(await capturedEmails(service.orm, step.email)).toHaveLength(0);
+  });
+});
+
+describe('the runProviderSteps activity', () => {
+  /** A tenant with an administrator to provision, and the activity run as the worker runs it. */
+  async function providerSteps(name: string) {
+    const slug = uniqueSlug(name);
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name })).body.tenant.id;
+    const activities = createTenantActivities({ stores: postgresStores(service.deps.orm), idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+    const email = `admin@${slug}.example`;
+    const request = { tenantId, slug, organizationName: `${name} (${slug})`, adminEmail: email, runKey: `${randomUUID()}:1:provision` };
+    const run = (done: ProviderStepsDone = {}) => new MockActivityEnvironment().run(activities.runProviderSteps, request, done) as ReturnType<typeof activities.runProviderSteps>;
+    return { slug, email, run };
+  }
+
+  /** How far a failed attempt got, from the failure it threw. */
+  const stopped = async (attempt: Promise<ProviderStepsDone>) => {
+    const failure = await attempt.then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    return failure as ApplicationFailure & { details: [ProviderStepsStopped] };
+  };
+
+  it('runs organization, user, membership, invite and claims, and answers what each produced', async () => {
+    const steps = await providerSteps('all-steps');
+    expect(await steps.run()).toEqual({
+      organizationId: expect.any(String),
+      userId: expect.any(String),
+      member: true,
+      invited: { inviteUrl: expect.stringMatching(/action-token\?key=/) },
+    });
+    expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);
+  });
+
+  it('fails an attempt typed by its kind, naming its step, with the steps done before it in the details', async () => {
+    const steps = await providerSteps('fails-at-user');
+    await injectFault(service.orm, { kind: 'unavailable', step: 'user', tenantSlug: steps.slug, times: 1 });
+    const failure = await stopped(steps.run());
+    expect(failure).toMatchObject({ type: 'unavailable', nonRetryable: true, message: expect.stringMatching(/^user step: /) });
+    expect(failure.details[0]).toEqual({ step: 'user', message: expect.any(String), done: { organizationId: expect.any(String) } });
+  });
+
+  it('does not run again a step its input says is done: a resumed attempt starts at the step that failed', async () => {
+    const steps = await providerSteps('resumes');
+    await injectFault(service.orm, { kind: 'unavailable', step: 'membership', tenantSlug: steps.slug, times: 1 });
+    const [first] = (await stopped(steps.run())).details;
+    expect(first.step).toBe('membership');
+    // The organization step would fail now: the resumed attempt must not reach it.
+    await injectFault(service.orm, { kind: 'unauthorized', step: 'organization', tenantSlug: steps.slug });
+    const resumed = await steps.run(first.done);
+    expect(resumed).toMatchObject({ organizationId: first.done.organizationId, userId: first.done.userId, member: true });
+    await clearFaults(service.orm, { tenantSlug: steps.slug });
+  });
+
+  it('reports a claims push that failed after the invite as the invite step, keeping the link, and does not mail again on resume', async () => {
+    const steps = await providerSteps('claims-fail');
+    await injectFault(service.orm, { kind: 'unavailable', step: 'push_claims', tenantSlug: steps.slug, times: 1 });
+    const failure = await stopped(steps.run());
+    expect(failure.type).toBe('unavailable');
+    const [first] = failure.details;
+    expect(first.step).toBe('invite');
+    expect(first.done.invited?.inviteUrl).toMatch(/action-token\?key=/);
+    expect(await steps.run(first.done)).toEqual(first.done);
+    expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);
   });
 });

@@ -178,8 +178,12 @@ describe('the invited admin signs in to the demo app', () => {
   });
 
   it('with the registry unreachable, a refresh still succeeds and carries the pushed attributes with claims_source "attributes"', async () => {
-    // The activation's push into the user's attributes is what the fallback shows; wait until it has landed.
-    await eventually(async () => (await userOf(tenant.email)).attributes?.plan?.[0] === 'growth', 20_000, 'the pushed plan');
+    // The pushes into the user's attributes are what the fallback shows; wait until both have landed: the activation's
+    // push can land first with no products, the trial request's push after it.
+    await eventually(async () => {
+      const attributes = (await userOf(tenant.email)).attributes;
+      return attributes?.plan?.[0] === 'growth' && attributes.products?.includes('analytics') ? true : undefined;
+    }, 20_000, 'the pushed plan and product');
     registryProxy.cut();
     try {
       const fallback = await refresh(tokens);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
-import { capturedEmails } from '../../store/simulatorControl.ts';
+import { capturedEmails, clearFaults, injectFault, listFaults, type FaultKind, type FaultStep } from '../../store/simulatorControl.ts';
 import { actorStateQuery, tenantActorWorkflowId } from '../../workflows/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { eventually } from '../support/eventually.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
-/** How many more times each registry statement or provider step fails for good (this stack's task queue serves this file alone). */
+/** How many more times each registry statement fails for good (this stack's task queue serves this file alone). */
 const failuresLeft = new Map<string, number>();
 const failing = (what: string) => {
   const left = failuresLeft.get(what) ?? 0;
@@ -14,10 +14,6 @@ const failing = (what: string) => {
   failuresLeft.set(what, left - 1);
   return true;
 };
-
-/** The failure kind injected into ensureOrganization per tenant slug, and its attempts per tenant id. */
-const failureKinds = new Map<string, string>();
-const calls = new Map<string, number>();
 
 let stack: ActorStack;
 beforeAll(async () => {
@@ -28,13 +24,6 @@ beforeAll(async () => {
       loadTenantTimeline: async (tenantId: string) => {
         if (failing('loadTenantTimeline')) throw ApplicationFailure.nonRetryable('registry unreachable (injected)', 'store_down');
         return real.loadTenantTimeline(tenantId);
-      },
-      // A provider step's attempt ending in a failure the worker does not retry itself, as a local activity ended early.
-      ensureOrganization: async (...args: Parameters<typeof real.ensureOrganization>) => {
-        calls.set(args[0].tenantId, (calls.get(args[0].tenantId) ?? 0) + 1);
-        const kind = failing(`ensureOrganization:${args[0].slug}`) ? failureKinds.get(args[0].slug) : undefined;
-        if (kind) throw ApplicationFailure.nonRetryable(`provider failed (injected ${kind})`, kind);
-        return real.ensureOrganization(...args);
       },
       recordProvisioningOutcome: async (...args: Parameters<typeof real.recordProvisioningOutcome>) => {
         if (failing('recordProvisioningOutcome')) throw ApplicationFailure.nonRetryable('registry unreachable (injected)', 'store_down');
@@ -70,10 +59,10 @@ describe('the tenant actor and the registry it reads and records in', () => {
     expect((await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&action=idp.invite_sent`)).body.items).toHaveLength(1);
   });
 
-  describe('provider steps (local activities, this stack retries 3 attempts, 100 ms doubling)', () => {
-    const provision = async (slug: string, failures: number, kind: string) => {
-      failuresLeft.set(`ensureOrganization:${slug}`, failures);
-      failureKinds.set(slug, kind);
+  describe('provider steps (one local activity an attempt, this stack retries 3 attempts a step, 100 ms doubling)', () => {
+    /** Creates a tenant whose provider steps meet `faults`, and answers how its provisioning ended and which faults are left. */
+    const provision = async (slug: string, faults: Array<{ kind: FaultKind; step: FaultStep; times: number }>) => {
+      for (const fault of faults) await injectFault(stack.service.orm, { ...fault, tenantSlug: slug });
       const res = await stack.service.request('POST', '/v1/tenants', { slug, name: `Tenant ${slug}`, admin_email: `admin@${slug}.example` });
       expect(res.status).toBe(201);
       const tenantId = res.body.tenant.id as string;
@@ -82,27 +71,49 @@ describe('the tenant actor and the registry it reads and records in', () => {
         const s = await handle.query(actorStateQuery);
         return s.provisioning === 'succeeded' || s.provisioning === 'failed' ? s : undefined;
       }, 20_000, 'provisioning ended');
-      return { state, attempts: calls.get(tenantId) };
+      const left = (await listFaults(stack.service.orm)).filter((f) => f.tenantSlug === slug).map((f) => ({ step: f.step, remaining: f.remaining }));
+      await clearFaults(stack.service.orm, { tenantSlug: slug });
+      return { state, left };
     };
 
-    it('are retried by the actor when an attempt fails retryably, even if the worker would not retry it', async () => {
-      const { state, attempts } = await provision(uniqueSlug('retried'), 2, 'unavailable');
+    it('are retried by the actor when an attempt fails retryably', async () => {
+      // Two failures then a success: three attempts, the whole budget of the step.
+      const { state, left } = await provision(uniqueSlug('retried'), [{ kind: 'unavailable', step: 'organization', times: 2 }]);
       expect(state.provisioning).toBe('succeeded');
-      expect(attempts).toBe(3);
+      expect(left).toEqual([]);
     });
 
-    it('fail after the policy\'s last attempt, not before and not after', async () => {
-      const { state, attempts } = await provision(uniqueSlug('budget'), 3, 'unavailable');
+    it("fail after the policy's last attempt, not before and not after", async () => {
+      // Failed with the fault used up: exactly three attempts (a fourth would have succeeded).
+      const { state, left } = await provision(uniqueSlug('budget'), [{ kind: 'unavailable', step: 'organization', times: 3 }]);
       expect(state.provisioning).toBe('failed');
       expect(state.failure).toMatchObject({ kind: 'unavailable', step: 'organization' });
-      expect(attempts).toBe(3);
+      expect(left).toEqual([]);
     });
 
     it('fail at once on a kind that needs an operator', async () => {
-      const { state, attempts } = await provision(uniqueSlug('final'), 1, 'organization_exists');
+      const { state, left } = await provision(uniqueSlug('final'), [{ kind: 'organization_exists', step: 'organization', times: 2 }]);
       expect(state.provisioning).toBe('failed');
       expect(state.failure).toMatchObject({ kind: 'organization_exists', step: 'organization' });
-      expect(attempts).toBe(1);
+      expect(left).toEqual([{ step: 'organization', remaining: 1 }]);
+    });
+
+    it('count the budget per step: an attempt that gets further starts the next step with the whole budget', async () => {
+      // Two failures at each of two steps: six attempts in all, never three at one step.
+      const { state, left } = await provision(uniqueSlug('per-step'), [
+        { kind: 'unavailable', step: 'organization', times: 2 },
+        { kind: 'unavailable', step: 'membership', times: 2 },
+      ]);
+      expect(state.provisioning).toBe('succeeded');
+      expect(left).toEqual([]);
+    });
+
+    it('report the step that used up its budget, with the ids of the steps before it', async () => {
+      const { state } = await provision(uniqueSlug('at-user'), [{ kind: 'unavailable', step: 'user', times: 3 }]);
+      expect(state.provisioning).toBe('failed');
+      expect(state.failure).toMatchObject({ kind: 'unavailable', step: 'user' });
+      expect(state.organizationId).toEqual(expect.any(String));
+      expect(state.userId).toBeUndefined();
     });
   });
 });

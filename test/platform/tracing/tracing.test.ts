@@ -85,10 +85,11 @@ describe('OpenTelemetry traces', () => {
     expect(res.status).toBe(201);
     expect(((await res.json()) as { invite_url?: string }).invite_url).toBeTruthy();
 
-    const names = ['RunActivity:ensureOrganization', 'RunActivity:ensureUser', 'RunActivity:ensureMembership', 'RunActivity:sendInvite', 'RunActivity:pushTenantClaims'];
+    const names = ['ProviderStep:organization', 'ProviderStep:user', 'ProviderStep:membership', 'ProviderStep:invite', 'ProviderStep:push_claims'];
     const spans = await eventually(async () => {
       const ofTrace = receiver.spans.filter((s) => s.traceId === traceId);
-      return names.every((name) => ofTrace.some((s) => s.name === name)) && ofTrace.some((s) => s.name === 'POST /v1/tenants') ? ofTrace : undefined;
+      const expected = [...names, 'RunActivity:runProviderSteps', 'POST /v1/tenants'];
+      return expected.every((name) => ofTrace.some((s) => s.name === name)) ? ofTrace : undefined;
     }, 20_000, 'the spans of the creation');
 
     // The HTTP request, continuing the caller's trace; the workflow; each step; the provider's HTTP calls.
@@ -101,10 +102,10 @@ describe('OpenTelemetry traces', () => {
     const scheduled = spans.filter((s) => s.name.startsWith('StartActivity:'));
     const workflowRun = new Set(scheduled.map((s) => s.parentSpanId));
     expect(workflowRun.size).toBe(1);
-    for (const name of names) {
-      const run = spans.find((s) => s.name === name)!;
-      expect(spans.find((s) => s.spanId === run.parentSpanId)?.name, name).toBe(name.replace('RunActivity:', 'StartActivity:'));
-    }
+    // The provider's steps run in one activity, each step its own span within it.
+    const stepsRun = spans.find((s) => s.name === 'RunActivity:runProviderSteps')!;
+    expect(spans.find((s) => s.spanId === stepsRun.parentSpanId)?.name).toBe('StartActivity:runProviderSteps');
+    for (const name of names) expect(spans.find((s) => s.name === name)!.parentSpanId, name).toBe(stepsRun.spanId);
     const httpCalls = spans.filter((s) => s.kind === 3 && String(s.attributes['url.full'] ?? '').startsWith(keycloak.url));
     expect(httpCalls.map((s) => s.attributes['http.request.method'])).toEqual(expect.arrayContaining(['POST', 'GET']));
     expect(httpCalls.some((s) => String(s.attributes['url.full']).includes('/organizations'))).toBe(true);
