@@ -239,7 +239,7 @@ async function main(): Promise<void> {
     console.log(`GET /v1/audit?tenant_id=${tenantId}&action=idp.invite_sent →`, JSON.stringify(sent));
 
     step('Web UI: the history after the retry');
-    await showHistory(historyPage, workflowId, 'pushTenantClaims');
+    await showHistory(historyPage, workflowId, 'retryProvisioning');
     await shoot(historyPage, 'operators-05-history-retried');
 
     step('Web UI: the state query after the retry');
