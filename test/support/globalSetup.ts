@@ -49,8 +49,10 @@ export default async function setup(project: TestProject) {
     url.password = RUNTIME_ROLE;
     runtimeDatabaseUrl = url.toString();
   } else {
-    const port = Number(process.env.TEST_PG_PORT ?? 54339);
-    const pg = await startEmbeddedPostgres(resolve(import.meta.dirname, '../../.data/test'), port, log);
+    // A port free now rather than a fixed one: a fixed port in the kernel's ephemeral range can be held by any
+    // outgoing connection, or by another checkout's test run on the machine. The cluster's folder is kept across runs.
+    const port = process.env.TEST_PG_PORT ? Number(process.env.TEST_PG_PORT) : await freePort();
+    const pg = await startEmbeddedPostgres(resolve(import.meta.dirname, '../../.data/test'), port, log, 'postgres-test');
     await pg.createDatabase(name);
     await pg.ensureLoginRole(RUNTIME_ROLE);
     databaseUrl = pg.url(name);
