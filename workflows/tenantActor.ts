@@ -90,6 +90,7 @@ export class TenantActor {
   readonly #localIdp: TenantActivities;
   readonly #localStore: TenantActivities;
   readonly #localIdpOnce: TenantActivities;
+  readonly #localProviderSteps: TenantActivities;
 
   constructor(input: TenantActorInput) {
     this.#input = input;
@@ -112,6 +113,9 @@ export class TenantActor {
     this.#localIdp = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
     this.#localStore = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
     this.#localIdpOnce = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
+    // The five provider steps in one attempt: each keeps the 30 s it had as its own activity (the invite's ledger may
+    // wait 20 s for PostgreSQL alone, and an attempt cut short after its e-mail would send it again).
+    this.#localProviderSteps = proxyLocalActivities<TenantActivities>({ startToCloseTimeout: '150 seconds', retry: { maximumAttempts: 1 } });
   }
 
   /** The outcome a waiting provisionAndWait update answers with; undefined while provisioning has not ended. */
@@ -322,7 +326,7 @@ export class TenantActor {
       let failure: ProvisioningFailure | undefined;
       let reached: ProviderStepsDone;
       try {
-        reached = await this.#localIdpOnce.runProviderSteps(request, done);
+        reached = await this.#localProviderSteps.runProviderSteps(request, done);
       } catch (error) {
         // An attempt that stopped names its step and how far it got; the activity failing otherwise (its timeout, the
         // worker's troubles) counts as an attempt at the step it would have run.
