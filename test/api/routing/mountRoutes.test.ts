@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../api/appDependencies.ts';
 import { routeMatcher } from '../../../api/routing/mountRoutes.ts';
-import { defineRoute, type AnyRoute } from '../../../api/routing/routeDefinition.ts';
+import { defineRoute, type AnyRoute, type RouteScope } from '../../../api/routing/routeDefinition.ts';
 
 /** An operation that answers which route served it and with which parameters. */
 const echo = (path: string, method: 'get' | 'post' = 'get'): AnyRoute =>
@@ -21,7 +21,24 @@ const echo = (path: string, method: 'get' | 'post' = 'get'): AnyRoute =>
     handler: async ({ params }) => ({ status: 200, body: { route: path, params } }),
   }) as AnyRoute;
 
+/** The scopes handlers received, to inspect their shape. */
+const scopes: RouteScope[] = [];
+const scoped: AnyRoute = defineRoute({
+  method: 'get',
+  path: '/v1/scoped',
+  operationId: 'scoped',
+  access: 'public',
+  summary: 'keeps its scope',
+  tags: [],
+  responses: {},
+  handler: async (_input, scope) => {
+    scopes.push(scope);
+    return { status: 200, body: { route: '/v1/scoped' } };
+  },
+}) as AnyRoute;
+
 const routes = [
+  scoped,
   echo('/v1/tenants/by-slug/{slug}'),
   echo('/v1/tenants/{id}'),
   echo('/v1/tenants/{id}/entitlements/{product}'),
@@ -75,5 +92,18 @@ describe('routeMatcher: operations found by their path template without the rout
     for (const path of ['/v1/tenants//entitlements/x', '/v1/tenants/acme/', '/V1/tenants/acme', '/v1/tenants/acme/entitlements', '/v1/tenants/a/b/c/d/e']) {
       expect({ path, ...(await call(path)) }).toMatchObject({ path, status: 299, route: 'router' });
     }
+  });
+});
+
+describe('routeMiddleware: the scope a handler gets', () => {
+  it('shares one shape across requests: meta is a getter of its prototype, not an accessor of each scope', async () => {
+    await call('/v1/scoped');
+    await call('/v1/scoped');
+    const [first, second] = scopes;
+    // An accessor of the object itself lives in its hidden class: a closure per request meant a hidden class per request.
+    expect(Object.getOwnPropertyDescriptor(first!, 'meta')).toBeUndefined();
+    expect(Object.getPrototypeOf(first)).toBe(Object.getPrototypeOf(second));
+    expect(typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(first), 'meta')?.get).toBe('function');
+    expect(first!.ctx).not.toBe(second!.ctx);
   });
 });
