@@ -59,24 +59,34 @@ export default async function setup(project: TestProject) {
     runtimeDatabaseUrl = pg.url(name, RUNTIME_ROLE);
     stop = () => pg.stop();
   }
-  await migrate(databaseUrl, runtimeDatabaseUrl);
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('runtimeDatabaseUrl', runtimeDatabaseUrl);
+  // What a setup that fails part-way has started is stopped again: vitest runs no teardown for it, and a PostgreSQL
+  // or Temporal server left behind outlives the run.
+  let temporal: RunningDevServer | undefined;
+  try {
+    await migrate(databaseUrl, runtimeDatabaseUrl);
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('runtimeDatabaseUrl', runtimeDatabaseUrl);
 
-  // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
-  const temporal = await startOnFreePorts(log);
-  project.provide('temporalAddress', temporal.address);
-  project.provide('temporalPayloadKeys', formatPayloadKeys([newPayloadKey('test')]));
-  const bundleDir = resolve(import.meta.dirname, '../../.data/test');
-  await mkdir(bundleDir, { recursive: true });
-  const workflowBundlePath = resolve(bundleDir, `workflow-bundle-${process.pid}.js`);
-  await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
-  project.provide('workflowBundlePath', workflowBundlePath);
-  return async () => {
-    await rm(workflowBundlePath, { force: true });
-    await temporal.stop();
+    // A real Temporal server (the CLI's development server, in memory) and the workflow bundle, built once per run.
+    temporal = await startOnFreePorts(log);
+    project.provide('temporalAddress', temporal.address);
+    project.provide('temporalPayloadKeys', formatPayloadKeys([newPayloadKey('test')]));
+    const bundleDir = resolve(import.meta.dirname, '../../.data/test');
+    await mkdir(bundleDir, { recursive: true });
+    const workflowBundlePath = resolve(bundleDir, `workflow-bundle-${process.pid}.js`);
+    await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
+    project.provide('workflowBundlePath', workflowBundlePath);
+    const running = temporal;
+    return async () => {
+      await rm(workflowBundlePath, { force: true });
+      await running.stop();
+      await stop();
+    };
+  } catch (error) {
+    await temporal?.stop();
     await stop();
-  };
+    throw error;
+  }
 }
 
 /**
