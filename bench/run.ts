@@ -82,7 +82,9 @@ async function stopAll(): Promise<void> {
   stopping = true;
   await Promise.all(children.splice(0).map((c) => c.stop()));
 }
+// Interrupted (Ctrl-C, or a supervisor's or `timeout`'s SIGTERM): the service and the floors stop with the bench.
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+process.on('SIGTERM', () => void stopAll().finally(() => process.exit(143)));
 
 interface SeedCache {
   pgPort: number;
