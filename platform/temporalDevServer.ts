@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from './logger.ts';
+import { OutputTail } from './outputTail.ts';
 import { temporalCliPath } from './temporalCli.ts';
 
 export interface DevServerOptions {
@@ -73,9 +74,9 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
   }
   const child: ChildProcess = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // The end of what it said, for the error when it exits during start-up (a port taken meanwhile, a bad flag).
-  let said = '';
+  const said = new OutputTail();
   const hear = (chunk: Buffer) => {
-    said = (said + String(chunk)).slice(-2000);
+    said.hear(chunk);
     log.debug({ temporal: String(chunk).trim() }, 'temporal dev server');
   };
   child.stdout?.on('data', hear);
@@ -86,7 +87,7 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
   });
   const deadline = Date.now() + 60_000;
   while (!(await canConnect(options.port))) {
-    if (exited) throw new DevServerExited(child.exitCode, said);
+    if (exited) throw new DevServerExited(child.exitCode, said.text);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error('temporal dev server did not open its port within 60 s');
@@ -96,7 +97,7 @@ export async function startTemporalDevServer(options: DevServerOptions, log: Log
   // The port opens before the frontend serves ("Frontend is not healthy yet", more so with a persisted database):
   // a worker connecting in that window fails, so wait until the server answers a request.
   while (!(await answers(`127.0.0.1:${options.port}`))) {
-    if (exited) throw new DevServerExited(child.exitCode, said);
+    if (exited) throw new DevServerExited(child.exitCode, said.text);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error('temporal dev server did not become healthy within 60 s');

@@ -318,36 +318,31 @@ export class TenantActor {
    */
   async #runProviderSteps(request: ProviderStepsRequest): Promise<{ failure: ProvisioningFailure } | { inviteUrl?: string }> {
     const { state } = this;
-    const { initialIntervalMs, backoffCoefficient, maximumIntervalMs, maximumAttempts } = this.#input.retry;
     let done: ProviderStepsDone = {};
-    let made = 0;
-    let delay = initialIntervalMs;
-    for (;;) {
-      let failure: ProvisioningFailure | undefined;
-      let reached: ProviderStepsDone;
+    let progressed = false;
+    const attempt = async (): Promise<ProviderStepsDone> => {
       try {
-        reached = await this.#localProviderSteps.runProviderSteps(request, done);
+        done = await this.#localProviderSteps.runProviderSteps(request, done);
+        return done;
       } catch (error) {
-        // An attempt that stopped names its step and how far it got; the activity failing otherwise (its timeout, the
-        // worker's troubles) counts as an attempt at the step it would have run.
-        const stopped = providerStepsStopped(error);
-        reached = stopped?.done ?? done;
-        failure = { kind: failureKind(error), step: stopped?.step ?? nextProviderStep(done), message: stopped?.message ?? failureMessage(error) };
+        // An attempt that stopped says how far it got; the activity failing otherwise (its timeout, the worker's
+        // troubles) got no further than the attempt before.
+        const reached = providerStepsStopped(error)?.done ?? done;
+        progressed = stepsDone(reached) > stepsDone(done);
+        done = reached;
+        throw error;
+      } finally {
+        state.organizationId = done.organizationId ?? state.organizationId;
+        state.userId = done.userId ?? state.userId;
       }
-      if (stepsDone(reached) > stepsDone(done)) {
-        made = 0;
-        delay = initialIntervalMs;
-      }
-      done = reached;
-      state.organizationId = done.organizationId ?? state.organizationId;
-      state.userId = done.userId ?? state.userId;
-      if (!failure) return { inviteUrl: done.invited?.inviteUrl };
-      made += 1;
-      // A maximum of 0 means no limit, as in Temporal's own retry policy.
-      const lastAttempt = maximumAttempts > 0 && made >= maximumAttempts;
-      if (lastAttempt || NON_RETRYABLE_FAILURE_KINDS.includes(failure.kind)) return { failure };
-      await sleep(delay);
-      delay = Math.min(maximumIntervalMs, delay * backoffCoefficient);
+    };
+    try {
+      const reached = await this.#retriedByActor(attempt, () => progressed);
+      return { inviteUrl: reached.invited?.inviteUrl };
+    } catch (error) {
+      // Without the attempt's details, the step it would have run.
+      const stopped = providerStepsStopped(error);
+      return { failure: { kind: failureKind(error), step: stopped?.step ?? nextProviderStep(done), message: stopped?.message ?? failureMessage(error) } };
     }
   }
 
@@ -409,17 +404,26 @@ export class TenantActor {
   /**
    * The provisioning retry policy applied by the actor: a failure of a kind that needs an operator, or the last
    * allowed attempt's, ends the step; any other is tried again after the policy's backoff, on a durable timer.
+   * `startsAfresh`, asked after a failed attempt, says it got past a step: the next step gets the whole budget.
    */
-  async #retriedByActor<T>(attempt: () => Promise<T>): Promise<T> {
+  async #retriedByActor<T>(attempt: () => Promise<T>, startsAfresh: () => boolean = () => false): Promise<T> {
     const { initialIntervalMs, backoffCoefficient, maximumIntervalMs, maximumAttempts } = this.#input.retry;
-    for (let made = 1, delay = initialIntervalMs; ; made++, delay = Math.min(maximumIntervalMs, delay * backoffCoefficient)) {
+    let made = 0;
+    let delay = initialIntervalMs;
+    for (;;) {
       try {
         return await attempt();
       } catch (error) {
+        if (startsAfresh()) {
+          made = 0;
+          delay = initialIntervalMs;
+        }
+        made += 1;
         // A maximum of 0 means no limit, as in Temporal's own retry policy.
         const lastAttempt = maximumAttempts > 0 && made >= maximumAttempts;
         if (lastAttempt || NON_RETRYABLE_FAILURE_KINDS.includes(failureKind(error))) throw error;
         await sleep(delay);
+        delay = Math.min(maximumIntervalMs, delay * backoffCoefficient);
       }
     }
   }
