@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from './apiKeyRecord.ts';
 import type { ApiKey } from '../schemas/apiKey.ts';
+import { isoTimestamp } from '../isoTimestamp.ts';
 
 /** Never includes the hash or the plaintext. */
 export function toApiKey(r: ApiKeyRecord): ApiKey {
@@ -9,11 +10,11 @@ export function toApiKey(r: ApiKeyRecord): ApiKey {
     name: r.name,
     scopes: r.scopes,
     prefix: r.prefix,
-    last_used_at: r.lastUsedAt ? r.lastUsedAt.toISOString() : null,
-    revoked_at: r.revokedAt ? r.revokedAt.toISOString() : null,
-    expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+    last_used_at: r.lastUsedAt ? isoTimestamp(r.lastUsedAt) : null,
+    revoked_at: r.revokedAt ? isoTimestamp(r.revokedAt) : null,
+    expires_at: r.expiresAt ? isoTimestamp(r.expiresAt) : null,
     rotated_from: r.rotatedFrom,
-    created_at: r.createdAt.toISOString(),
+    created_at: isoTimestamp(r.createdAt),
   };
   if (r.product) key.product = r.product;
   if (r.createdBy) key.created_by = r.createdBy;

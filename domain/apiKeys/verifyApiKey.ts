@@ -3,6 +3,7 @@ import { hashMatches, parseApiKey } from '../apiKeyFormat.ts';
 import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
+import { isoTimestamp } from '../isoTimestamp.ts';
 
 const NOT_FOUND: ApiKeyVerify = { valid: false, code: 'NOT_FOUND' };
 
@@ -82,7 +83,7 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
     key_id: key.id,
     tenant_id: key.tenantId,
     scopes: key.scopes,
-    expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+    expires_at: key.expiresAt === null ? null : isoTimestamp(new Date(key.expiresAt)),
   };
   if (key.product) result.product = key.product;
   return result;

@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../schemas/audit.ts';
+import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
 
 export interface AuditRow {
   id: string | number;
@@ -30,7 +31,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
   const event: AuditEvent = {
     id: Number(row.id),
     action: row.action,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: isoOfStoredTimestamp(row.created_at),
   } as AuditEvent;
   for (const key of OPTIONAL_TEXT) {
     const value = row[key];
@@ -47,7 +48,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
  * A listing page is 50 of these; this halves what the service spends on one.
  */
 export function auditEventJson(row: AuditRow & { metadata: string | null }): string {
-  let json = `{"id":${Number(row.id)},"action":${JSON.stringify(row.action)},"created_at":"${new Date(row.created_at).toISOString()}"`;
+  let json = `{"id":${Number(row.id)},"action":${JSON.stringify(row.action)},"created_at":"${isoOfStoredTimestamp(row.created_at)}"`;
   for (const key of OPTIONAL_TEXT) {
     const value = row[key];
     if (value !== null) json += `,"${key}":${JSON.stringify(value)}`;

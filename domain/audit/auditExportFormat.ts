@@ -1,4 +1,5 @@
 import { auditEventJson, type AuditRow } from './auditEventRow.ts';
+import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
 
 type ExportRow = AuditRow & { metadata: string | null };
 
@@ -19,7 +20,7 @@ export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 export function csvLine(row: ExportRow): string {
   const fields = CSV_COLUMNS.map((column) => {
     if (column === 'id') return String(Number(row.id));
-    if (column === 'created_at') return new Date(row.created_at).toISOString();
+    if (column === 'created_at') return isoOfStoredTimestamp(row.created_at);
     return csvField(row[column]);
   });
   return `${fields.join(',')}\r\n`;

@@ -1,7 +1,7 @@
 import type { TenantRecord } from './tenantRecord.ts';
 import type { Tenant } from '../schemas/tenant.ts';
+import { isoTimestamp } from '../isoTimestamp.ts';
 
-const iso = (d: Date) => d.toISOString();
 /** PostgreSQL `date` columns come back as text or as a Date at local midnight depending on the driver path. */
 const calendarDate = (d: string | Date | null | undefined) =>
   d == null ? null : typeof d === 'string' ? d.slice(0, 10) : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -14,11 +14,11 @@ export function toTenant(record: TenantRecord): Tenant {
     status: record.status,
     kind: record.kind,
     plan: record.plan,
-    trial_ends_at: record.trialEndsAt ? iso(record.trialEndsAt) : null,
+    trial_ends_at: record.trialEndsAt ? isoTimestamp(record.trialEndsAt) : null,
     contract_start: calendarDate(record.contractStart),
     contract_end: calendarDate(record.contractEnd),
-    created_at: iso(record.createdAt),
-    updated_at: iso(record.updatedAt),
+    created_at: isoTimestamp(record.createdAt),
+    updated_at: isoTimestamp(record.updatedAt),
   };
   if (record.erpCustomerId) tenant.erp_customer_id = record.erpCustomerId;
   if (record.paymentCustId) tenant.payment_cust_id = record.paymentCustId;
