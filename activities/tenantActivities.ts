@@ -48,7 +48,7 @@ export function createTenantActivities(deps: {
   const { stores, idp, metrics } = deps;
   const ledgerPatienceMs = deps.inviteLedgerPatienceMs ?? 20_000;
   // A provider step: its own span within the activity's (traces on), timed when metrics are on.
-  const timed = <T>(step: string, call: () => Promise<T>): Promise<T> =>
+  const providerStep = <T>(step: string, call: () => Promise<T>): Promise<T> =>
     providerStepTracer.startActiveSpan(`ProviderStep:${step}`, (span) => {
       const end = metrics?.provisioningStepDuration.startTimer({ step });
       return call().then(
@@ -86,7 +86,7 @@ export function createTenantActivities(deps: {
   }
 
   /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
-  async function pushTenantClaims(tenantId: string, asOf?: number): Promise<{ users: number }> {
+  async function pushClaimsToMembers(tenantId: string, asOf?: number): Promise<{ users: number }> {
     const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
     if (!tenant) return { users: 0 };
     const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], asOf ?? Date.now());
@@ -96,17 +96,17 @@ export function createTenantActivities(deps: {
     return { users: userIds.length };
   }
 
-  const ensureOrganization = (tenant: TenantRef) => timed('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
+  const ensureOrganization = (tenant: TenantRef) => providerStep('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
   const ensureUser = (tenant: TenantRef, email: string, name: string | undefined) =>
-    timed('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name)));
+    providerStep('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name)));
   const ensureMembership = (organizationId: string, userId: string) =>
-    timed('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId)));
+    providerStep('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId)));
   /**
    * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
    * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
    */
   const sendInvite = (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
-    timed('invite', async () => {
+    providerStep('invite', async () => {
       const ledger = stores.invites;
       if (ledger && runKey && (await patientlyWithLedger('read', () => ledger.wasSent(runKey)))) {
         log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
@@ -125,7 +125,7 @@ export function createTenantActivities(deps: {
       }
       return sent;
     });
-  const pushClaims = (tenantId: string, asOf?: number): Promise<{ users: number }> => timed('push_claims', () => pushTenantClaims(tenantId, asOf));
+  const pushClaims = (tenantId: string, asOf?: number): Promise<{ users: number }> => providerStep('push_claims', () => pushClaimsToMembers(tenantId, asOf));
 
   return {
     async loadTenantForProvisioning(tenantId: string): Promise<TenantForProvisioning> {
