@@ -10,6 +10,7 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, type RunningHttpServer } from '../platform/httpServer.ts';
+import { RequestAdmission } from '../platform/requestAdmission.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
 import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
@@ -50,7 +51,8 @@ export async function startApi(options: {
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
   const stores = postgresStores(orm);
-  const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox }) : undefined;
+  const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
+  const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
   const auditStreamStarter = new AuditStreamStarter(dispatcher.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
@@ -91,7 +93,7 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const http = await listen(app, settings.PORT, settings.HOST);
+  const http = await listen(requests.listenerFor(app.callback()), settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
   const metricsServer = metrics
     ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)

@@ -33,6 +33,10 @@ const Settings = z.object({
   DATABASE_POOL_MAX: integer(10),
   BODY_LIMIT_BYTES: integer(64 * 1024),
   SHUTDOWN_GRACE_MS: integer(10_000),
+  /** Requests the API runs at once; later ones wait their turn, untouched (platform/requestAdmission.ts). 0: no limit. */
+  HTTP_MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(0).default(16),
+  /** A request holding one of those slots this long gives it back, so a slow request delays the others at most this. */
+  HTTP_SLOT_RELEASE_MS: integer(100),
   API_KEY_LAST_USED_RESOLUTION_SECONDS: integer(60),
   /**
    * How long verify and claims may answer from the in-process cache. Changes made on this replica are seen at once

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type Koa from 'koa';
+import { createServer, type RequestListener, type Server } from 'node:http';
 
 export interface RunningHttpServer {
   server: Server;
@@ -8,8 +7,8 @@ export interface RunningHttpServer {
   close(graceMs: number): Promise<void>;
 }
 
-export async function listen(app: Koa, port: number, host: string): Promise<RunningHttpServer> {
-  const server = createServer(app.callback());
+export async function listen(handler: RequestListener, port: number, host: string): Promise<RunningHttpServer> {
+  const server = createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

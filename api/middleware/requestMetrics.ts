@@ -1,9 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Histogram } from 'prom-client';
 import type { ApiMetrics } from '../../platform/metrics/apiMetrics.ts';
+import { arrivalOf } from '../../platform/requestAdmission.ts';
 
 /**
- * Times every request into the duration histogram, labelled by the route template the router matched
+ * Times every request from its arrival (its wait for a slot included) into the duration histogram, labelled by the route template the router matched
  * (`ctx.state.route`, set by routeMiddleware), or `unmatched` for paths no operation serves, so ids never become labels.
  * The labelled series are looked up once per distinct method, route and status, not hashed on every request.
  */
@@ -11,7 +12,7 @@ export function requestMetrics(metrics: ApiMetrics): Middleware {
   const { requestDuration } = metrics;
   const series = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   return async (ctx, next) => {
-    const started = performance.now();
+    const started = arrivalOf(ctx.req);
     try {
       await next();
     } finally {

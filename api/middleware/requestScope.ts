@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { accessLoggerOf, type Logger } from '../../platform/logger.ts';
+import { arrivalOf } from '../../platform/requestAdmission.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -30,7 +31,8 @@ class RequestState {
 
 /**
  * Gives each request an id (the caller's X-Request-Id when sane), a logger carrying it, and one access-log line.
- * The access line names the request id itself, and is skipped outright when the level is above info.
+ * The access line names the request id itself, and is skipped outright when the level is above info. Its `ms` count
+ * from the request's arrival, its wait for a slot (platform/requestAdmission.ts) included: what the client waited.
  */
 export function requestScope(log: Logger): Middleware {
   const access = accessLoggerOf(log);
@@ -40,7 +42,7 @@ export function requestScope(log: Logger): Middleware {
     ctx.set('X-Request-Id', requestId);
     // What the middleware outside this one put in ctx.state stays.
     ctx.state = Object.assign(new RequestState(log, requestId), ctx.state);
-    const started = performance.now();
+    const started = arrivalOf(ctx.req);
     try {
       await next();
     } finally {

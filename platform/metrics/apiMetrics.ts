@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { RegistryCache } from '../../domain/registryCache.ts';
 import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import { VERIFY_CODES } from '../../domain/apiKeys/keyVerdict.ts';
+import type { RequestAdmission } from '../requestAdmission.ts';
 
 type VerifyCode = (typeof VERIFY_CODES)[number];
 
@@ -18,10 +19,26 @@ export interface ApiMetrics {
   claimsResolutions: Counter<'outcome'>;
 }
 
-export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorOutbox }): ApiMetrics {
+export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorOutbox; requests: RequestAdmission }): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const { cache, outbox } = sources;
+  const { cache, outbox, requests } = sources;
+  new Gauge({
+    name: 'tenant_registry_http_requests_running',
+    help: 'Requests the API is running now (at most HTTP_MAX_REQUESTS_IN_FLIGHT, but for those past HTTP_SLOT_RELEASE_MS)',
+    registers: [registry],
+    collect() {
+      this.set(requests.running);
+    },
+  });
+  new Gauge({
+    name: 'tenant_registry_http_requests_waiting',
+    help: 'Requests received and waiting for one of HTTP_MAX_REQUESTS_IN_FLIGHT slots',
+    registers: [registry],
+    collect() {
+      this.set(requests.waiting);
+    },
+  });
   new Counter({
     name: 'tenant_registry_cache_lookups_total',
     help: 'Registry cache lookups by verify and claims, by cache and result (hit: answered from memory)',

@@ -9,7 +9,7 @@ async function slowServer(delayMs: number) {
     await new Promise((r) => setTimeout(r, delayMs));
     ctx.body = { done: true };
   });
-  return listen(app, 0, '127.0.0.1');
+  return listen(app.callback(), 0, '127.0.0.1');
 }
 
 describe('graceful shutdown', () => {

@@ -97,6 +97,8 @@ describe('the /metrics endpoints of the API and the worker', () => {
     expect(sample(apiText, 'tenant_registry_cache_lookups_total', { cache: 'api_key', result: 'hit' })).toBeGreaterThanOrEqual(1);
     expect(sample(apiText, 'tenant_registry_cache_lookups_total', { cache: 'api_key', result: 'miss' })).toBeGreaterThanOrEqual(1);
     expect(apiText).toMatch(/^tenant_registry_outbox_backlog \d+$/m);
+    expect(apiText).toMatch(/^tenant_registry_http_requests_waiting 0$/m);
+    expect(apiText).toMatch(/^tenant_registry_http_requests_running \d+$/m);
     expect(apiText).toMatch(/^process_cpu_seconds_total /m);
     // Route templates only: no id ever becomes a label value.
     expect(apiText.split('\n').filter((line) => UUID.test(line))).toEqual([]);
