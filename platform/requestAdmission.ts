@@ -28,6 +28,7 @@ export interface RequestAdmissionOptions {
  * stream for seconds; a dead pipelined response may never close), so a slow request delays the others by at most that.
  */
 export class RequestAdmission {
+  /** Set by listenerFor, before any server has the listener that calls it. */
   #handler: RequestListener = () => {};
   readonly #limit: number;
   readonly #releaseAfterMs: number;

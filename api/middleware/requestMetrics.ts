@@ -4,8 +4,9 @@ import type { ApiMetrics } from '../../platform/metrics/apiMetrics.ts';
 import { arrivalOf } from '../../platform/requestAdmission.ts';
 
 /**
- * Times every request from its arrival (its wait for a slot included) into the duration histogram, labelled by the route template the router matched
- * (`ctx.state.route`, set by routeMiddleware), or `unmatched` for paths no operation serves, so ids never become labels.
+ * Times every request from its arrival (its wait for a slot included) into the duration histogram, labelled by the
+ * route template the router matched (`ctx.state.route`, set by routeMiddleware), or `unmatched` for paths no operation
+ * serves, so ids never become labels.
  * The labelled series are looked up once per distinct method, route and status, not hashed on every request.
  */
 export function requestMetrics(metrics: ApiMetrics): Middleware {
