@@ -65,22 +65,23 @@ export class RequestAdmission {
   }
 
   readonly #listener = (req: IncomingMessage, res: ServerResponse): void => {
-    (req as ArrivedRequest)[ARRIVED_AT] = performance.now();
+    const now = performance.now();
+    (req as ArrivedRequest)[ARRIVED_AT] = now;
     if (this.#limit <= 0) {
       this.#handler(req, res);
       return;
     }
     res.on('close', this.#onClose);
     if (this.#running.size < this.#limit) {
-      this.#run(res);
+      this.#run(res, now);
     } else {
       this.#waiting.push(res);
       this.#armRelease();
     }
   };
 
-  #run(res: ServerResponse): void {
-    this.#running.set(res, performance.now());
+  #run(res: ServerResponse, admittedAt: number): void {
+    this.#running.set(res, admittedAt);
     this.#handler(res.req, res);
   }
 
@@ -95,7 +96,8 @@ export class RequestAdmission {
   }
 
   #admitWaiting(): void {
-    while (this.#running.size < this.#limit && this.#waiting.length > 0) this.#run(this.#waiting.shift()!);
+    const now = performance.now();
+    while (this.#running.size < this.#limit && this.#waiting.length > 0) this.#run(this.#waiting.shift()!, now);
   }
 
   /** One timer while requests wait, due when the oldest slot expires; none while nothing waits. */

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type RunningHttpServer } from '../../platform/httpServer.ts';
 import { arrivalOf, RequestAdmission, type RequestAdmissionOptions } from '../../platform/requestAdmission.ts';
@@ -10,7 +11,7 @@ async function heldServer(options: RequestAdmissionOptions) {
   const releases = new Map<string, () => void>();
   let concurrent = 0;
   let maxConcurrent = 0;
-  const handler = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const id = req.url!.slice(1);
     seen.push(id);
     waitedMs.set(id, performance.now() - arrivalOf(req));
