@@ -42,16 +42,19 @@ export function entryPointOf(pid: number): string | undefined {
   }
 }
 
+/** CPU seconds (user + system, all threads) used so far, per process, with the group it is counted in. */
+export type CpuSnapshot = Map<number, { group: string; seconds: number }>;
+
 /**
- * CPU seconds (user + system, all threads) used so far by a process and by its descendants, grouped: `api` and
- * `worker` for those entry points, `postgres` for PostgreSQL's processes, `rootGroup` for the root itself, else the command.
+ * CPU seconds used so far by a process and by each of its descendants, grouped: `api` and `worker` for those entry
+ * points, `postgres` for PostgreSQL's processes, `rootGroup` for the root itself, else the command.
  */
-export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, number> {
+export function cpuOfTree(rootPid: number, rootGroup = 'start'): CpuSnapshot {
   const procs = readProcessTable();
   const byPid = new Map(procs.map((p) => [p.pid, p]));
   const children = new Map<number, ProcessEntry[]>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const totals = new Map<string, number>();
+  const snapshot: CpuSnapshot = new Map();
   const groupOf = (p: ProcessEntry, isRoot: boolean) => {
     if (isRoot) return rootGroup;
     if (p.comm.startsWith('postgres')) return 'postgres';
@@ -60,14 +63,22 @@ export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, num
   };
   const visit = (pid: number, isRoot: boolean) => {
     const self = byPid.get(pid);
-    if (self) {
-      const group = groupOf(self, isRoot);
-      totals.set(group, (totals.get(group) ?? 0) + self.cpu);
-    }
+    if (self) snapshot.set(pid, { group: groupOf(self, isRoot), seconds: self.cpu });
     for (const child of children.get(pid) ?? []) visit(child.pid, false);
   };
   visit(rootPid, true);
-  return totals;
+  return snapshot;
+}
+
+/**
+ * CPU seconds per group between two snapshots, over the processes alive at the second. A process that exited
+ * between them is left out instead of subtracting its whole life (PostgreSQL's backends and workers come and go);
+ * one that started between them counts from zero.
+ */
+function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Map<string, number> {
+  const groups = new Map<string, number>();
+  for (const [pid, { group, seconds }] of after) groups.set(group, (groups.get(group) ?? 0) + seconds - (before.get(pid)?.seconds ?? 0));
+  return groups;
 }
 
 /**
@@ -75,13 +86,12 @@ export function cpuOfTree(rootPid: number, rootGroup = 'start'): Map<string, num
  * accepted during the previous run, such as provisioning handed off to the worker, is then done.
  */
 export async function waitUntilQuiet(rootPid: number, log: (message: string) => void, timeoutMs = 120_000): Promise<void> {
-  const total = () => [...cpuOfTree(rootPid).values()].reduce((sum, seconds) => sum + seconds, 0);
   const started = Date.now();
-  let before = total();
+  let before = cpuOfTree(rootPid);
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000));
-    const now = total();
-    if (now - before < 0.1) return;
+    const now = cpuOfTree(rootPid);
+    if ([...cpuBetween(before, now).values()].reduce((sum, seconds) => sum + seconds, 0) < 0.1) return;
     if (Date.now() - started > timeoutMs) {
       log(`  still busy after ${timeoutMs / 1000} s; going on`);
       return;
@@ -95,11 +105,17 @@ export function childRunning(parentPid: number, entryPoint: string): number | un
   return readProcessTable().find((p) => p.ppid === parentPid && entryPointOf(p.pid) === entryPoint)?.pid;
 }
 
-/** Per-group CPU milliseconds per request between two cpuOfTree readings. */
-export function cpuPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
-  return [...after]
-    .map(([group, cpu]) => [group, ((cpu - (before.get(group) ?? 0)) * 1000) / Math.max(1, requests)] as const)
+/** Per-group CPU milliseconds per request between two snapshots. */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
+  return [...cpuBetween(before, after)]
+    .map(([group, seconds]) => [group, (seconds * 1000) / Math.max(1, requests)] as const)
     .filter(([, ms]) => ms >= 0.005)
     .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
     .join(', ');
+}
+
+/** CPU milliseconds per request between two snapshots, every process together. */
+export function cpuTotalPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): number {
+  const seconds = [...cpuBetween(before, after).values()].reduce((sum, s) => sum + s, 0);
+  return (seconds * 1000) / Math.max(1, requests);
 }

@@ -15,6 +15,8 @@
  *   --node-options <flags>      NODE_OPTIONS for the service process (experiments with V8 flags)
  *   --service-log <file>        the service's stdout and stderr, kept in a file
  *   --profile                   the service writes a V8 CPU profile (--cpu-prof) to .data/bench/profiles (or bench-quick) on exit
+ *   --row-profiles              after each row with a target, the API's CPU profile over a re-run of the row (through its
+ *                               inspector); the rows that missed are printed after the table with their top functions
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, on the project's
  *                               Keycloak (JDK 17+ and Maven; installed into .tools/ on first use): its own table
  */
@@ -26,11 +28,14 @@ import { isServiceOwnedAction } from '../domain/audit/serviceOwnedActions.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts';
-import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet } from './processTree.ts';
+import { childRunning, cpuOfTree, cpuPerRequest, cpuTotalPerRequest, waitUntilQuiet } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
 import { keysToRotate, seed, type Seeded, type Volumes } from './seed.ts';
 import { formatTable, type Row } from './table.ts';
+import { summarizeCpuProfile } from './cpuProfileSummary.ts';
+import { InspectorProfiler } from './inspectorProfiler.ts';
+import { formatMissReports, type MissReport } from './missReport.ts';
 import { formatTokenIssuance, measureTokenIssuance, TOKEN_ROW } from './tokenIssuance.ts';
 
 const { values: args } = parseArgs({
@@ -40,6 +45,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     connections: { type: 'string', default: '64' },
     profile: { type: 'boolean', default: false },
+    'row-profiles': { type: 'boolean', default: false },
     keycloak: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
@@ -68,6 +74,8 @@ const CREATE_DURATION = quick ? 6 : 15;
 const CREATE_RATE = quick ? 10 : 25;
 const CREATE_CONNECTIONS = 16;
 const ROTATION_ROW = 'API key rotation';
+/** Seconds of load under the profiler after a row (`--row-profiles`). */
+const PROFILE_SECONDS = quick ? 1 : 4;
 /** Never-rotated keys made for the rotation row: three times what its warm-up and run used at the fastest rate seen (467/s). */
 const ROTATABLE_KEYS = quick ? 2_000 : 20_000;
 
@@ -113,6 +121,8 @@ async function main(): Promise<void> {
     METRICS_PORT: await freePort(),
     WORKER_METRICS_PORT: await freePort(),
   };
+  // Opens nothing by itself: the bench opens the API's inspector with SIGUSR1 when it first profiles a row.
+  const inspectPort = args['row-profiles'] ? await freePort() : undefined;
   const serviceUrl = `http://127.0.0.1:${ports.PORT}`;
   log(`starting the service (node scripts/start.ts) in ${dataDir} on port ${ports.PORT}`);
   let serviceAlive = true;
@@ -130,7 +140,13 @@ async function main(): Promise<void> {
       IDP_ADMIN_URL: '',
       AUTH_ENABLED: 'false',
       PUBLIC_BASE_URL: serviceUrl,
-      NODE_OPTIONS: [args.profile ? `--cpu-prof --cpu-prof-dir=${resolve(dataDir, 'profiles')}` : '', args['node-options'] ?? ''].join(' ').trim(),
+      NODE_OPTIONS: [
+        args.profile ? `--cpu-prof --cpu-prof-dir=${resolve(dataDir, 'profiles')}` : '',
+        inspectPort ? `--inspect-port=127.0.0.1:${inspectPort}` : '',
+        args['node-options'] ?? '',
+      ]
+        .join(' ')
+        .trim(),
     },
     (code, out) => {
       serviceAlive = false;
@@ -165,6 +181,19 @@ async function main(): Promise<void> {
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
   const serviceRss = new RssSampler(apiPid);
+  const loadOf = (scenario: Scenario) => ({
+    url: serviceUrl,
+    connections: scenario.connections,
+    check: scenario.check,
+    requests: scenario.requests,
+    nextRequest: scenario.nextRequest,
+    rate: scenario.rate,
+  });
+  // The bench process is the load generator: its CPU is taken from the same two cores as the service's.
+  const cpuOfServiceAndLoad = () => {
+    const { user, system } = process.cpuUsage();
+    return cpuOfTree(service.pid).set(process.pid, { group: 'load generator', seconds: (user + system) / 1e6 });
+  };
   const workerRss = new RssSampler(workerPid);
   workerRss.start();
   const baselineRss = new RssSampler(baseline.pid);
@@ -211,32 +240,24 @@ async function main(): Promise<void> {
     rss: baselineRss.stop(),
   };
   log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
-  const measured: { scenario: Scenario; result: Measured; half?: { rate: number; result: Measured } }[] = [];
+  const measured: { scenario: Scenario; result: Measured; half?: { rate: number; result: Measured }; cpu?: RowCpu }[] = [];
   // Quick mode measures two paths below saturation: enough to keep that part of the harness working.
   let halfRunsLeft = quick ? 2 : Number.POSITIVE_INFINITY;
   for (const scenario of selected) {
     log(`${scenario.name} (${scenario.connections} connections, ${scenario.duration} s)`);
-    const load = {
-      url: serviceUrl,
-      connections: scenario.connections,
-      check: scenario.check,
-      requests: scenario.requests,
-      nextRequest: scenario.nextRequest,
-      rate: scenario.rate,
-    };
+    const load = loadOf(scenario);
     // Warm-up: every distinct request once (a long-running replica has seen its active keys and tenants), then a few
     // seconds more so the measurement starts in a steady state.
     if (scenario.requests && !quick) await drive({ ...load, durationSeconds: 300, amount: scenario.requests.length });
     if (scenario.warmup > 0) await drive({ ...load, durationSeconds: scenario.warmup });
     serviceRss.start();
-    const cpuBefore = cpuOfTree(service.pid);
+    const cpuBefore = cpuOfServiceAndLoad();
     const result = await drive({ ...load, durationSeconds: scenario.duration });
-    const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() } };
+    const cpuAfter = cpuOfServiceAndLoad();
+    const cpu = { split: cpuPerRequest(cpuBefore, cpuAfter, result.requests), total: cpuTotalPerRequest(cpuBefore, cpuAfter, result.requests) };
+    const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu };
     measured.push(entry);
-    log(
-      `  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; ` +
-        `CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(service.pid), result.requests)}`,
-    );
+    log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/request: ${cpu.split}`);
     if (!serviceAlive) throw new Error('the service died during the run');
     if (!scenario.targets.some((t) => t.latency) || result.requests === 0 || halfRunsLeft-- <= 0) continue;
     // Provisioning handed off during an overloaded run goes on in the worker after its answers: let it finish first.
@@ -357,6 +378,18 @@ async function main(): Promise<void> {
   };
   const serviceHwm = RssSampler.read(apiPid).hwm;
   const workerPeak = workerRss.stop();
+  const misses = missReports(measured, floors, baseHalf);
+  // After every figure of the table, so the profiler's cost and memory weigh on none: the same long-lived API
+  // process, which has served every row, profiled over a re-run of each row that missed.
+  if (inspectPort) {
+    const profiler = new InspectorProfiler(apiPid, inspectPort);
+    for (const miss of misses) {
+      // The second API processes' rows: those processes are stopped by now.
+      if (!scenarios.includes(miss.scenario)) continue;
+      log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load`);
+      miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
+    }
+  }
   await stopAll();
 
   const base = meanOf(before, after);
@@ -416,12 +449,15 @@ async function main(): Promise<void> {
     target: 'RSS <= 250 MB',
   };
   process.stdout.write(formatTable(summary, rows, rssRow));
+  process.stdout.write(formatMissReports(misses.map((miss) => miss.report), cpus().length, inspectPort !== undefined));
   if (tokenIssuance) process.stdout.write(formatTokenIssuance(tokenIssuance));
   if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
   log(`done in ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 }
 
 type Measured = LoadResult & { rss: number };
+/** CPU ms a request during a row: per process group, and every process (the load generator included) together. */
+type RowCpu = { split: string; total: number };
 
 const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
 const LIMITED_ROW = 'verify, valid key, rate limits on (a second API process)';
@@ -441,8 +477,27 @@ function meanOf(a: Measured, b: Measured): Measured {
   };
 }
 
+/** The rows that missed a target, with the CPU and profile the run recorded for them. */
+function missReports(
+  measured: { scenario: Scenario; result: Measured; half?: { result: Measured }; cpu?: RowCpu }[],
+  floors: Record<Floor, Measured>,
+  baseHalf: Measured,
+): { scenario: Scenario; report: MissReport }[] {
+  return measured.flatMap(({ scenario, result, half, cpu }) => {
+    const floor = floors[scenario.floor ?? 'koa'];
+    const missedAtPeak = scenario.targets.filter((t) => !t.belowSaturationOnly && !t.pass(result, floor));
+    const missedBelow = half ? scenario.targets.filter((t) => t.latency && !t.pass(half.result, baseHalf)) : [];
+    const missed = [...missedAtPeak.map((t) => t.label), ...missedBelow.map((t) => `${t.label} below saturation`)];
+    if (missed.length === 0) return [];
+    const targetRate = missedAtPeak.map((t) => t.rate?.(floor)).find((rate) => rate !== undefined);
+    return [{ scenario, report: { name: scenario.name, missed, cpuPerRequest: cpu?.split, cpuTotalMs: cpu?.total, targetRate } }];
+  });
+}
+
 interface Target {
   label: string;
+  /** The throughput it asks for, in requests a second, where it is a throughput target. */
+  rate?: (base: Measured) => number;
   /** A latency target, also checked below saturation. */
   latency?: boolean;
   /** Checked below saturation only (at half the peak), as issue #19 states creation's p50. */
@@ -469,6 +524,7 @@ interface Scenario {
 
 const ratioAtLeast = (min: number, floor: Floor = 'koa'): Target => ({
   label: `>= ${min}× ${floor === 'koa' ? 'koa' : FLOOR_NAMES[floor]}`,
+  rate: (b) => min * b.rps,
   pass: (r, b) => r.rps / b.rps >= min,
 });
 const p99AtMost = (ms: number): Target => ({ label: `p99 <= ${ms} ms`, latency: true, pass: (r) => r.p99 <= ms });
@@ -647,7 +703,7 @@ function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Sce
         }),
       ),
       check: (body) => body.startsWith('{"id":'),
-      targets: [{ label: '>= 3000 events/s', pass: (r) => r.rps >= 3000 }],
+      targets: [{ label: '>= 3000 events/s', rate: () => 3000, pass: (r) => r.rps >= 3000 }],
     },
     // The writes of the extensions (issue #19: "rotation, export, PATCH"); no target is set for them.
     {
@@ -681,7 +737,7 @@ function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Sce
       targets: [
         // Issue #19: ">= 20/s sustained and p50 <= 150 ms at half that"; the offered rate above saturation only queues.
         { label: 'p50 <= 150 ms', latency: true, belowSaturationOnly: true, pass: (r) => r.p50 <= 150 },
-        { label: '>= 20/s', pass: (r) => r.rps >= 20 },
+        { label: '>= 20/s', rate: () => 20, pass: (r) => r.rps >= 20 },
       ],
     },
   ];
