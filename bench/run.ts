@@ -189,6 +189,12 @@ async function main(): Promise<void> {
     nextRequest: scenario.nextRequest,
     rate: scenario.rate,
   });
+  // Every distinct request once (a long-running replica has seen its active keys and tenants), then a few seconds
+  // more so the measurement starts in a steady state.
+  const warmUp = async (scenario: Scenario) => {
+    if (scenario.requests && !quick) await drive({ ...loadOf(scenario), durationSeconds: 300, amount: scenario.requests.length });
+    if (scenario.warmup > 0) await drive({ ...loadOf(scenario), durationSeconds: scenario.warmup });
+  };
   // The bench process is the load generator: its CPU is taken from the same two cores as the service's.
   const cpuOfServiceAndLoad = () => {
     const { user, system } = process.cpuUsage();
@@ -246,10 +252,7 @@ async function main(): Promise<void> {
   for (const scenario of selected) {
     log(`${scenario.name} (${scenario.connections} connections, ${scenario.duration} s)`);
     const load = loadOf(scenario);
-    // Warm-up: every distinct request once (a long-running replica has seen its active keys and tenants), then a few
-    // seconds more so the measurement starts in a steady state.
-    if (scenario.requests && !quick) await drive({ ...load, durationSeconds: 300, amount: scenario.requests.length });
-    if (scenario.warmup > 0) await drive({ ...load, durationSeconds: scenario.warmup });
+    await warmUp(scenario);
     serviceRss.start();
     const cpuBefore = cpuOfServiceAndLoad();
     const result = await drive({ ...load, durationSeconds: scenario.duration });
@@ -386,7 +389,9 @@ async function main(): Promise<void> {
     for (const miss of misses) {
       // The second API processes' rows: those processes are stopped by now.
       if (!scenarios.includes(miss.scenario)) continue;
-      log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load`);
+      log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load, after the same warm-up`);
+      // Minutes after its row, the registry cache's entries of the row may have expired: warmed as the row was.
+      await warmUp(miss.scenario);
       miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
     }
   }

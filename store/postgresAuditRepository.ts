@@ -68,6 +68,25 @@ function filterConditions(filter: AuditFilter & { action_prefix?: string }, para
   return { conditions, shape };
 }
 
+const insertStatements = new Map<number, { name: string; text: string }>();
+
+/**
+ * The INSERT of `rows` events, made once per row count (at most the append batcher's batch size): building its
+ * placeholders was 3 % of the API's time under appends, for a text that never changes.
+ */
+function insertStatement(rows: number): { name: string; text: string } {
+  let statement = insertStatements.get(rows);
+  if (!statement) {
+    const placeholders = Array.from({ length: rows }, (_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`);
+    statement = {
+      name: `audit_append_${rows}`,
+      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders.join(', ')} returning ${AUDIT_COLUMNS}`,
+    };
+    insertStatements.set(rows, statement);
+  }
+  return statement;
+}
+
 /** Every statement of the audit log: single statements on the pool under the ORM, transactions on a client of it. */
 export class PostgresAuditRepository implements AuditRepository {
   readonly #orm: Orm;
@@ -139,14 +158,7 @@ export class PostgresAuditRepository implements AuditRepository {
   /** Rows in the order of `tuples`: the chain trigger draws ids row by row in VALUES order, so sorting by id restores it. */
   async insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<AuditRow[]> {
     const tuples = appends.map(({ event, meta }) => auditInsertValues(event, meta));
-    const placeholders = tuples
-      .map((_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`)
-      .join(', ');
-    const { rows } = await (await this.#sql()).query<AuditRow>({
-      name: `audit_append_${tuples.length}`,
-      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders} returning ${AUDIT_COLUMNS}`,
-      values: tuples.flat(),
-    });
+    const { rows } = await (await this.#sql()).query<AuditRow>({ ...insertStatement(tuples.length), values: tuples.flat() });
     if (rows.length !== tuples.length) throw new Error(`audit append wrote ${rows.length} of ${tuples.length} rows`);
     return rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
