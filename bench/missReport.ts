@@ -1,13 +1,12 @@
 import { formatCpuProfileSummary, type CpuProfileSummary } from './cpuProfileSummary.ts';
+import type { RequestCpu } from './processTree.ts';
 
 /** What the bench knows about a row that missed a target: enough to say where its time went. */
 export interface MissReport {
   name: string;
   missed: string[];
-  /** CPU milliseconds a request per process group during the row (`api 0.21, postgres 0.03`). */
-  cpuPerRequest?: string;
-  /** The same, every process together. */
-  cpuTotalMs?: number;
+  /** CPU milliseconds a request during the row, per process group and together (none for a second API process's row). */
+  cpu?: RequestCpu;
   /**
    * The rate the target asks for. At it the API, whose JavaScript runs on one thread, has 1000 / rate ms a request,
    * and the machine's cores `cores × 1000 / rate` ms, every process together (the load generator's included).
@@ -21,9 +20,9 @@ export function formatMissReports(reports: MissReport[], cores: number, profiled
   if (reports.length === 0) return '';
   const lines = reports.flatMap((report) => [
     `${report.name}: MISS (${report.missed.join(', ')})`,
-    ...(report.cpuPerRequest !== undefined
+    ...(report.cpu
       ? [
-          `  CPU ms a request: ${report.cpuPerRequest || 'under 0.005 in every process'} (together ${(report.cpuTotalMs ?? 0).toFixed(2)})` +
+          `  CPU ms a request: ${report.cpu.byGroup || 'under 0.005 in every process'} (together ${report.cpu.total.toFixed(2)})` +
             (report.targetRate
               ? `. At the target's ${Math.round(report.targetRate)}/s: ${(1000 / report.targetRate).toFixed(2)} ms for the API's one JavaScript thread, ` +
                 `${((cores * 1000) / report.targetRate).toFixed(2)} ms for every process together on the ${cores} cores`

@@ -105,17 +105,19 @@ export function childRunning(parentPid: number, entryPoint: string): number | un
   return readProcessTable().find((p) => p.ppid === parentPid && entryPointOf(p.pid) === entryPoint)?.pid;
 }
 
-/** Per-group CPU milliseconds per request between two snapshots. */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
-  return [...cpuBetween(before, after)]
-    .map(([group, seconds]) => [group, (seconds * 1000) / Math.max(1, requests)] as const)
-    .filter(([, ms]) => ms >= 0.005)
-    .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
-    .join(', ');
+/** CPU milliseconds a request between two snapshots: per group (`api 0.21, postgres 0.03`) and every process together. */
+export interface RequestCpu {
+  byGroup: string;
+  total: number;
 }
 
-/** CPU milliseconds per request between two snapshots, every process together. */
-export function cpuTotalPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): number {
-  const seconds = [...cpuBetween(before, after).values()].reduce((sum, s) => sum + s, 0);
-  return (seconds * 1000) / Math.max(1, requests);
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): RequestCpu {
+  const perGroup = [...cpuBetween(before, after)].map(([group, seconds]) => [group, (seconds * 1000) / Math.max(1, requests)] as const);
+  return {
+    byGroup: perGroup
+      .filter(([, ms]) => ms >= 0.005)
+      .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
+      .join(', '),
+    total: perGroup.reduce((sum, [, ms]) => sum + ms, 0),
+  };
 }

@@ -28,7 +28,7 @@ import { isServiceOwnedAction } from '../domain/audit/serviceOwnedActions.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts';
-import { childRunning, cpuOfTree, cpuPerRequest, cpuTotalPerRequest, waitUntilQuiet } from './processTree.ts';
+import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet, type RequestCpu } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
 import { keysToRotate, seed, type Seeded, type Volumes } from './seed.ts';
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     baselineRss.start();
     const cpuBefore = cpuOfTree(baseline.pid, 'koa');
     const result = await drive({ ...load, durationSeconds: DURATION });
-    log(`  ${FLOOR_NAMES[floor]}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(baseline.pid, 'koa'), result.requests)}`);
+    log(`  ${FLOOR_NAMES[floor]}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(baseline.pid, 'koa'), result.requests).byGroup}`);
     return { ...result, rss: baselineRss.stop() };
   };
   const runFloors = async () => ({ koa: await runBaseline('koa'), json: await runBaseline('json'), page: await runBaseline('page') });
@@ -246,7 +246,7 @@ async function main(): Promise<void> {
     rss: baselineRss.stop(),
   };
   log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
-  const measured: { scenario: Scenario; result: Measured; half?: { rate: number; result: Measured }; cpu?: RowCpu }[] = [];
+  const measured: { scenario: Scenario; result: Measured; half?: { rate: number; result: Measured }; cpu?: RequestCpu }[] = [];
   // Quick mode measures two paths below saturation: enough to keep that part of the harness working.
   let halfRunsLeft = quick ? 2 : Number.POSITIVE_INFINITY;
   for (const scenario of selected) {
@@ -256,11 +256,10 @@ async function main(): Promise<void> {
     serviceRss.start();
     const cpuBefore = cpuOfServiceAndLoad();
     const result = await drive({ ...load, durationSeconds: scenario.duration });
-    const cpuAfter = cpuOfServiceAndLoad();
-    const cpu = { split: cpuPerRequest(cpuBefore, cpuAfter, result.requests), total: cpuTotalPerRequest(cpuBefore, cpuAfter, result.requests) };
+    const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(), result.requests);
     const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu };
     measured.push(entry);
-    log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/request: ${cpu.split}`);
+    log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/request: ${cpu.byGroup}`);
     if (!serviceAlive) throw new Error('the service died during the run');
     if (!scenario.targets.some((t) => t.latency) || result.requests === 0 || halfRunsLeft-- <= 0) continue;
     // Provisioning handed off during an overloaded run goes on in the worker after its answers: let it finish first.
@@ -461,8 +460,6 @@ async function main(): Promise<void> {
 }
 
 type Measured = LoadResult & { rss: number };
-/** CPU ms a request during a row: per process group, and every process (the load generator included) together. */
-type RowCpu = { split: string; total: number };
 
 const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
 const LIMITED_ROW = 'verify, valid key, rate limits on (a second API process)';
@@ -484,7 +481,7 @@ function meanOf(a: Measured, b: Measured): Measured {
 
 /** The rows that missed a target, with the CPU and profile the run recorded for them. */
 function missReports(
-  measured: { scenario: Scenario; result: Measured; half?: { result: Measured }; cpu?: RowCpu }[],
+  measured: { scenario: Scenario; result: Measured; half?: { result: Measured }; cpu?: RequestCpu }[],
   floors: Record<Floor, Measured>,
   baseHalf: Measured,
 ): { scenario: Scenario; report: MissReport }[] {
@@ -494,7 +491,7 @@ function missReports(
     if (missed.length === 0) return [];
     const floor = floors[scenario.floor ?? 'koa'];
     const targetRate = missed.map((v) => v.target.rate?.(floor)).find((rate) => rate !== undefined);
-    return [{ scenario, report: { name: scenario.name, missed: missed.map((v) => v.label), cpuPerRequest: cpu?.split, cpuTotalMs: cpu?.total, targetRate } }];
+    return [{ scenario, report: { name: scenario.name, missed: missed.map((v) => v.label), cpu, targetRate } }];
   });
 }
 
