@@ -2,6 +2,7 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
+import { registryDatabase } from '../store/orm.ts';
 import { identityProviderFor } from '../identityProvider/identityProviderFor.ts';
 import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from './auth/authConfig.ts';
@@ -20,7 +21,7 @@ const authConfig = loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-api');
 // The port answers (503, /readyz naming what is missing) while the runtime waits for PostgreSQL.
 const probe = settings.DATABASE_URL ? await startStartupProbe(settings.PORT, settings.HOST, log) : undefined;
-const runtime = await startServiceRuntime(settings, log);
+const runtime = await startServiceRuntime(settings, log, registryDatabase);
 await probe?.close();
 const { idp } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 const tracing = await startTracing(settings, 'api');

@@ -18,6 +18,7 @@ import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import { cachedReadiness } from './readinessChecks.ts';
+import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -35,11 +36,21 @@ function completeContext(deps: AppDependencies): AppContext {
     resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
     onError: (err) => deps.log.warn({ err }, 'last_used_at update failed'),
   });
+  const effects = new ChangeEffectDispatcher({
+    cache,
+    outbox: stores.outbox,
+    log: deps.log,
+    provisioningWaitMs: deps.settings.PROVISIONING_WAIT_MS,
+    tenantActors: deps.tenantActors,
+    auditStreams: deps.auditStreams,
+  });
   return {
     ...deps,
     readiness: cachedReadiness(deps.readiness, deps.settings.READINESS_CACHE_MS, deps.log),
     stores,
     cache,
+    effects,
+    tenantActorSignals: deps.tenantActors,
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     keyVerification: {

@@ -2,7 +2,7 @@ import type { Orm } from '../store/orm.ts';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckResult } from './readinessChecks.ts';
-import type { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
+import type { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
@@ -10,10 +10,12 @@ import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
-import type { AuditStreamStarter } from './auditStreams/auditStreamStarter.ts';
+import type { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
+import type { RegistryContext } from '../domain/registryContext.ts';
+import type { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
 import type { PayloadCodec } from '@temporalio/common';
 import type { Tracer } from '@opentelemetry/api';
-import type { ApiMetrics } from '../platform/metrics/apiMetrics.ts';
+import type { ApiMetrics } from './apiMetrics.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -25,11 +27,11 @@ export interface AppDependencies {
   /** Runs the readiness checks; `store` decides the status code, the others are reported. */
   readiness: () => Promise<Record<string, CheckResult>>;
   /** Temporal side of provisioning and claim pushes; absent, hand-offs stay in the outbox for a relay elsewhere. */
-  tenantActors?: TenantActorDispatcher;
+  tenantActors?: TenantActorClient;
   /** Read-only uses of the provider in the API (memberships). */
   identityProvider?: IdentityProvider;
   /** Starts and stops streams' delivery workflows; absent, the reconciler of another replica starts them. */
-  auditStreamStarter?: AuditStreamStarter;
+  auditStreams?: AuditStreamClient;
   /**
    * API keys and tenants for verify and claims; createApp makes one (CACHE_TTL_SECONDS) when none is given.
    * startApi also connects it to the tables' change notifications (store/changeListener.ts).
@@ -45,9 +47,14 @@ export interface AppDependencies {
   stores?: RegistryStores;
 }
 
-/** Everything a route handler reads, complete: made by createApp from AppDependencies, which it leaves as they are. */
-export interface AppContext extends AppDependencies {
+/**
+ * Everything a route handler reads, complete: made by createApp from AppDependencies, which it leaves as they are.
+ * It is the domain services' RegistryContext: handlers pass it to them whole.
+ */
+export interface AppContext extends AppDependencies, RegistryContext {
   stores: RegistryStores;
+  /** Carries out what follows each committed change (api/changeEffects/changeEffectDispatcher.ts). */
+  effects: ChangeEffectDispatcher;
   cache: RegistryCache;
   /** Writes POST /v1/audit appends, several to a statement under load. */
   auditAppends: AuditAppendBatcher;

@@ -4,24 +4,25 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import { securityWarnings } from './securityWarnings.ts';
-import { createApiMetrics } from '../platform/metrics/apiMetrics.ts';
+import { createApiMetrics } from './apiMetrics.ts';
 import { startMetricsServer } from '../platform/metrics/metricsServer.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
-import { listen, type RunningHttpServer } from '../platform/httpServer.ts';
+import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
 import { RequestAdmission } from '../platform/requestAdmission.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
-import { startOutboxRelay } from './tenantActors/outboxRelay.ts';
-import { TenantActorDispatcher } from './tenantActors/tenantActorDispatcher.ts';
+import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
+import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { startChangeListener } from '../store/changeListener.ts';
 import { postgresStores } from '../store/postgresStores.ts';
-import { AuditStreamStarter, startAuditStreamReconciler } from './auditStreams/auditStreamStarter.ts';
+import { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
+import { startAuditStreamReconciler } from './temporalClients/auditStreamReconciler.ts';
 
 export interface RunningApi {
   http: RunningHttpServer;
-  dispatcher: TenantActorDispatcher;
+  tenantActors: TenantActorClient;
   /** Drains in-flight requests (bounded by SHUTDOWN_GRACE_MS), then stops the relay and the Temporal client. */
   stop(): Promise<void>;
 }
@@ -36,8 +37,9 @@ export async function startApi(options: {
 }): Promise<RunningApi> {
   const { settings, log, orm, idp } = options;
   for (const { level, message } of securityWarnings(settings, options.authConfig)) log[level](message);
-  const dispatcher = new TenantActorDispatcher({
+  const tenantActors = new TenantActorClient({
     temporal: options.temporal,
+    log,
     namespace: settings.TEMPORAL_NAMESPACE,
     taskQueue: settings.TEMPORAL_TASK_QUEUE,
     handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
@@ -53,16 +55,16 @@ export async function startApi(options: {
   const stores = postgresStores(orm);
   const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
   const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
-  const auditStreamStarter = new AuditStreamStarter(dispatcher.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
+  const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
     stores,
-    auditStreamStarter,
+    auditStreams,
     settings,
     authConfig: options.authConfig,
     orm,
     log,
-    tenantActors: dispatcher,
+    tenantActors,
     identityProvider: idp,
     payloadCodec: options.temporal.payloadCodec,
     metrics,
@@ -73,7 +75,7 @@ export async function startApi(options: {
         {
           store: storeCheck(orm),
           identity_provider: async () => (await idp.ping(), { status: 'up' }),
-          temporal: () => dispatcher.ping(),
+          temporal: () => tenantActors.ping(),
           // Reported, never deciding: a dead-lettered hand-off needs an operator, not a restart.
           outbox: async () => {
             const { deadLettered } = await stores.outbox.backlog();
@@ -87,20 +89,21 @@ export async function startApi(options: {
   const relay = startOutboxRelay({
     outbox: stores.outbox,
     audit: stores.audit,
-    dispatcher,
+    dispatcher: context.effects,
+    handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
     log,
     intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS,
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
-  const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, starter: auditStreamStarter, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const http = await listen(requests.listenerFor(app.callback()), settings.PORT, settings.HOST);
+  const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
+  const http = await listen(requests.listenerFor(listenerOf(app.callback())), settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
   const metricsServer = metrics
     ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)
     : undefined;
   return {
     http,
-    dispatcher,
+    tenantActors,
     async stop() {
       await http.close(settings.SHUTDOWN_GRACE_MS);
       await metricsServer?.close();
@@ -109,7 +112,7 @@ export async function startApi(options: {
       await relay.stop();
       await streamReconciler.stop();
       await changes.stop();
-      await dispatcher.close();
+      await tenantActors.close();
     },
   };
 }

@@ -45,7 +45,9 @@ app.use(async (ctx) => {
   }
   ctx.body = body;
 });
-const server = createServer(app.callback());
+const handle = app.callback();
+// Koa answers every failure of a request itself (ctx.onerror): its promise never rejects, and Node drops it anyway.
+const server = createServer((req, res) => void handle(req, res));
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();

@@ -1,5 +1,5 @@
 import type { Claims } from '../domain/schemas/claims.ts';
-import type { IdpFailureKind } from '../workflows/provisioningVocabulary.ts';
+import type { IdpFailureKind } from '../workflows/tenantActor/provisioningVocabulary.ts';
 
 /** A provider failure as a value: `kind` decides retry (only `unavailable` is retried) and lands in the audit metadata. */
 export class IdpError extends Error {

@@ -1,10 +1,19 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 export interface RunningHttpServer {
   server: Server;
   port: number;
   /** Stops accepting connections and resolves once in-flight requests finished, or after graceMs at the latest. */
   close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Node's request listener for a handler that answers its own failures, such as Koa's `app.callback()` (it catches
+ * every error of a request with ctx.onerror, so its promise never rejects). Node drops whatever a listener returns;
+ * this drops the promise where it can be seen.
+ */
+export function listenerOf(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
+  return (req, res) => void handler(req, res);
 }
 
 export async function listen(handler: RequestListener, port: number, host: string): Promise<RunningHttpServer> {

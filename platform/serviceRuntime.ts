@@ -2,7 +2,6 @@ import type { Settings } from './config.ts';
 import type { Logger } from './logger.ts';
 import { resolveDatabase } from './database.ts';
 import { startTemporalDevServer, type RunningDevServer } from './temporalDevServer.ts';
-import { migrate, openOrm, type Orm } from '../store/orm.ts';
 import { untilAvailable } from './untilAvailable.ts';
 import type { RunningPostgres } from './embeddedPostgres.ts';
 import type { TemporalAccess } from './temporal/temporalAccess.ts';
@@ -10,8 +9,18 @@ import { PayloadEncryptionCodec, type PayloadKey } from './temporal/payloadEncry
 import { resolvePayloadKeys } from './temporal/payloadKeys.ts';
 import { temporalTls } from './temporal/temporalTls.ts';
 
-export interface ServiceRuntime {
-  orm: Orm;
+/**
+ * The service's database as the runtime starts it: the schema migrated (as its owner, `migrationUrl`), then a handle
+ * opened as the runtime role. Given by the caller (store/orm.ts's `registryDatabase`): platform/ knows no schema.
+ */
+export interface ServiceDatabase<Handle extends { close(): Promise<void> }> {
+  migrate(migrationUrl: string, runtimeUrl: string): Promise<{ separateRuntimeRole: boolean }>;
+  open(databaseUrl: string, poolMax: number): Promise<Handle>;
+}
+
+export interface ServiceRuntime<Handle extends { close(): Promise<void> }> {
+  /** The database handle `ServiceDatabase.open` made, closed by `stop`. */
+  orm: Handle;
   databaseUrl: string;
   migrationUrl: string;
   temporalAddress: string;
@@ -27,16 +36,20 @@ export interface ServiceRuntime {
  * The service's backing components: PostgreSQL (embedded unless DATABASE_URL) migrated to the latest schema, and
  * Temporal (a local development server with its Web UI and persisted state unless TEMPORAL_ADDRESS).
  */
-export async function startServiceRuntime(settings: Settings, log: Logger): Promise<ServiceRuntime> {
+export async function startServiceRuntime<Handle extends { close(): Promise<void> }>(
+  settings: Settings,
+  log: Logger,
+  serviceDatabase: ServiceDatabase<Handle>,
+): Promise<ServiceRuntime<Handle>> {
   const database = await resolveDatabase(settings, log);
   // Started while PostgreSQL is down (a deployment's database restarting): wait for it, logged, instead of exiting.
-  const { separateRuntimeRole } = await untilAvailable('PostgreSQL', () => migrate(database.migrationUrl, database.url), log);
+  const { separateRuntimeRole } = await untilAvailable('PostgreSQL', () => serviceDatabase.migrate(database.migrationUrl, database.url), log);
   if (!separateRuntimeRole) {
     log.warn(
       'the service runs as the role that owns the schema: it could alter the append-only audit log. Set DATABASE_MIGRATION_URL to the owner and DATABASE_URL to a runtime role (docs/security.md)',
     );
   }
-  const orm = await openOrm(database.url, settings.DATABASE_POOL_MAX);
+  const orm = await serviceDatabase.open(database.url, settings.DATABASE_POOL_MAX);
   let devServer: RunningDevServer | undefined;
   let temporalAddress = settings.TEMPORAL_ADDRESS;
   if (!temporalAddress) {

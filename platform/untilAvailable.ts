@@ -1,3 +1,4 @@
+import { retryDelayMs } from '../domain/retryPolicy.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -11,8 +12,7 @@ export async function untilAvailable<T>(
   log: Logger,
   options: { initialMs?: number; maxMs?: number; stopped?: () => boolean } = {},
 ): Promise<T> {
-  const maxMs = options.maxMs ?? 15_000;
-  let delay = options.initialMs ?? 500;
+  const policy = { initialIntervalMs: options.initialMs ?? 500, backoffCoefficient: 2, maximumIntervalMs: options.maxMs ?? 15_000 };
   for (let tries = 1; ; tries++) {
     try {
       const result = await attempt();
@@ -20,9 +20,9 @@ export async function untilAvailable<T>(
       return result;
     } catch (err) {
       if (options.stopped?.()) throw err;
+      const delay = retryDelayMs(policy, tries);
       log.warn({ dependency, tries, retryInMs: delay, err: { message: (err as Error).message } }, `waiting for ${dependency}`);
       await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(maxMs, delay * 2);
     }
   }
 }

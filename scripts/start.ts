@@ -2,6 +2,7 @@ import { loadSettings } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { shutdownOnSignals } from '../platform/shutdownOnSignals.ts';
 import { startServiceRuntime } from '../platform/serviceRuntime.ts';
+import { registryDatabase } from '../store/orm.ts';
 import { startServiceProcess } from '../platform/serviceProcess.ts';
 import { formatPayloadKeys } from '../platform/temporal/payloadKeys.ts';
 import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
@@ -19,7 +20,7 @@ const settings = loadSettings();
 loadKeycloakSettings(process.env);
 loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
-const runtime = await startServiceRuntime(settings, log);
+const runtime = await startServiceRuntime(settings, log, registryDatabase);
 const env = {
   ...process.env,
   DATABASE_URL: runtime.databaseUrl,

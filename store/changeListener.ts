@@ -60,7 +60,8 @@ export function startChangeListener(options: {
     client.end().catch(() => {});
     if (stopped) return;
     log.warn({ err: reason }, 'cache change listener lost its connection; caches bypassed until it is back');
-    retry = setTimeout(connect, reconnectMs);
+    // connect() answers its own failures (lost() schedules the next try): nothing of its promise to wait for.
+    retry = setTimeout(() => void connect(), reconnectMs);
   };
 
   async function connect(): Promise<void> {

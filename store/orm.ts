@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { grantRuntimePrivileges, roleOf } from './runtimeRolePrivileges.ts';
+import type { ServiceDatabase } from '../platform/serviceRuntime.ts';
 
 export type Orm = MikroORM;
 
@@ -44,3 +45,6 @@ export async function migrate(migrationUrl: string, runtimeUrl: string = migrati
     await lock.end();
   }
 }
+
+/** The registry's database as platform/serviceRuntime.ts starts it: migrated by `migrate`, opened by `openOrm`. */
+export const registryDatabase: ServiceDatabase<Orm> = { migrate, open: openOrm };

@@ -1,18 +1,24 @@
-import type { ActorOutbox, OutboxCommand, OutboxEntry } from '../domain/tenantActor/actorOutboxRepository.ts';
+import type { ActorOutbox, OutboxEntry } from '../domain/tenantActor/actorOutboxRepository.ts';
+import type { QueuedActorCommand } from '../domain/changeEffects/changeEffects.ts';
+import type { OutboxCommand } from '../domain/tenantActor/tenantActorCommand.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
 import type { Orm } from './orm.ts';
 import type { Sql } from './sql.ts';
+import { retryDelayMs, type RetryPolicy } from '../domain/retryPolicy.ts';
 
 /** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS). */
-export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<number> {
+export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<QueuedActorCommand> {
   const { rows } = await sql.query<{ id: string }>({
     name: 'actor_outbox_enqueue',
     text: `insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
            values ($1, $2, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
-    values: [tenantId, command],
+    values: [tenantId, command.kind],
   });
-  return Number(rows[0]!.id);
+  return { id: Number(rows[0]!.id), tenantId, command };
 }
+
+/** How a hand-off that failed is retried by the relay. */
+const OUTBOX_RETRY: RetryPolicy = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000 };
 
 export class PostgresActorOutbox implements ActorOutbox {
   readonly #orm: Orm;
@@ -33,7 +39,7 @@ export class PostgresActorOutbox implements ActorOutbox {
    * so another replica skips them while this one delivers, and a failed delivery is retried later.
    */
   async leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]> {
-    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand; attempts: number }[]>(
+    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; attempts: number }[]>(
       `update tenant_actor_outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
         where id in (select id from tenant_actor_outbox
                       where delivered_at is null and dead_lettered_at is null and next_attempt_at <= now()
@@ -41,7 +47,7 @@ export class PostgresActorOutbox implements ActorOutbox {
         returning id, tenant_id, command, attempts`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: r.command, attempts: r.attempts }));
+    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: { kind: r.command }, attempts: r.attempts }));
   }
 
   async backlog(): Promise<{ pending: number; oldestSeconds: number; deadLettered: number }> {
@@ -54,16 +60,17 @@ export class PostgresActorOutbox implements ActorOutbox {
     return { pending: Number(row!.pending), oldestSeconds: Number(row!.oldest ?? 0), deadLettered: Number(row!.dead) };
   }
 
-  /** Backoff from now (1 s doubling, at most 5 minutes), so a failure is retried without waiting out the lease. */
+  /** Backoff from now (OUTBOX_RETRY: 1 s doubling, at most 5 minutes), so a failure is retried without waiting out the lease. */
   async recordDeliveryError(entry: OutboxEntry, message: string, maxAttempts: number): Promise<{ deadLettered: boolean }> {
     const rows = await this.#orm.em.fork().execute<{ dead: boolean }[]>(
       `update tenant_actor_outbox
           set last_error = ?,
-              next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, least(attempts, 20))),
+              next_attempt_at = now() + make_interval(secs => ?),
               dead_lettered_at = case when attempts >= ? then now() end
         where id = ? and delivered_at is null
         returning dead_lettered_at is not null as dead`,
-      [message.slice(0, 1000), maxAttempts, entry.id],
+      // entry.attempts counts the lease of the attempt that failed: after the first, 2 s, then 4 s, ...
+      [message.slice(0, 1000), retryDelayMs(OUTBOX_RETRY, entry.attempts + 1) / 1000, maxAttempts, entry.id],
     );
     return { deadLettered: rows[0]?.dead === true };
   }

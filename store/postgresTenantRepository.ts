@@ -6,7 +6,9 @@ import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
 import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantListFilter, TenantListPosition, TenantRepository } from '../domain/tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../domain/tenants/tenantRepository.ts';
+import type { QueuedActorCommand } from '../domain/changeEffects/changeEffects.ts';
+import type { OutboxCommand } from '../domain/tenantActor/tenantActorCommand.ts';
 import { nativePool } from './nativePool.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
@@ -126,7 +128,7 @@ const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
     values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
   ), hand_off as (
     insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
-    select $1, case when $9::text is null then 'pushClaims' else 'provision' end, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})
+    values ($1, $26, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}))
     returning id
   )
   select (select id from hand_off) as command_id`;
@@ -217,20 +219,20 @@ export class PostgresTenantRepository implements TenantRepository {
   }, { isKey: isUuid });
 
   /**
-   * Tenant, `tenant.created` and the hand-off to its actor (provisioning, or its timeline) as one statement: one round trip and one commit, so once
+   * Tenant, `tenant.created` and the hand-off to its actor as one statement: one round trip and one commit, so once
    * committed neither the tenant nor its provisioning can be lost, and a failure anywhere leaves none of the three.
    */
-  async create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ handOffCommandId: number } | 'slug_taken'> {
+  async create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta, handOff: OutboxCommand): Promise<{ handOff: QueuedActorCommand } | 'slug_taken'> {
     try {
       const { rows } = await (await nativePool(this.#orm)).query<{ command_id: string | null }>({
         name: 'create_tenant',
         text: INSERT_TENANT_WITH_EVENT_AND_HAND_OFF,
         values: [
           tenant.id, tenant.slug, tenant.name, tenant.status, tenant.kind, tenant.plan, tenant.trialEndsAt, tenant.salesOwner,
-          tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta),
+          tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta), handOff.kind,
         ],
       });
-      return { handOffCommandId: Number(rows[0]!.command_id) };
+      return { handOff: { id: Number(rows[0]!.command_id), tenantId: tenant.id, command: handOff } };
     } catch (error) {
       if ((error as { code?: string }).code === '23505') return 'slug_taken';
       throw error;
@@ -242,7 +244,7 @@ export class PostgresTenantRepository implements TenantRepository {
    * statements in a transaction of the pool's (nativeTransaction): the entity manager cost the API more than the rest
    * of the request.
    */
-  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<{ result: T; claimsPushCommandId?: number } | undefined> {
+  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<TenantChangeWritten<T> | undefined> {
     return nativeTransaction(this.#orm, async (sql) => {
       const { rows: [row] } = await sql.query<TenantRow>({ name: 'tenant_for_change', text: `select ${TENANT_COLUMNS} from tenants where id = $1 for update`, values: [id] });
       if (!row) return undefined;
@@ -274,8 +276,8 @@ export class PostgresTenantRepository implements TenantRepository {
         await sql.query({ name: 'entitlement_delete', text: 'delete from tenant_products where tenant_id = $1 and product = $2', values: [id, change.removeEntitlement] });
       }
       for (const event of change.events ?? []) await appendAuditEvent(sql, event, meta);
-      if (!change.pushClaims) return { result: change.result };
-      return { result: change.result, claimsPushCommandId: await enqueueActorCommand(sql, id, 'pushClaims') };
+      if (!change.pushClaims) return { result: change.result, claimsChanged: false, handOffs: [] };
+      return { result: change.result, claimsChanged: true, handOffs: [await enqueueActorCommand(sql, id, { kind: 'pushClaims' })] };
     });
   }
 }

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
-import { createTenantActivities } from '../activities/tenantActivities.ts';
-import { createAuditStreamActivities } from '../activities/auditStreamActivities.ts';
+import { createTenantActorActivities } from '../activities/tenantActor/tenantActorActivities.ts';
+import { createAuditStreamActivities } from '../activities/auditStream/auditStreamActivities.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -77,7 +77,7 @@ export interface TenantWorkerOptions {
 export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'trialReminderDays' | 'metrics'>) {
   const stores = postgresStores(options.orm);
   return {
-    ...createTenantActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays, metrics: options.metrics }),
+    ...createTenantActorActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays, metrics: options.metrics }),
     ...createAuditStreamActivities({ streams: stores.auditStreams, audit: stores.audit, timeoutMs: options.auditStreamTimeoutMs ?? 5_000 }),
   };
 }

@@ -1,3 +1,3 @@
 /** Entry point of the workflow bundle: every workflow type the worker registers. */
-export { tenantActorWorkflow } from './tenantActorWorkflow.ts';
-export { auditStreamWorkflow } from './auditStreamWorkflow.ts';
+export { tenantActorWorkflow } from './tenantActor/tenantActorWorkflow.ts';
+export { auditStreamWorkflow } from './auditStream/auditStreamWorkflow.ts';

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Histogram } from 'prom-client';
-import type { ApiMetrics } from '../../platform/metrics/apiMetrics.ts';
+import type { ApiMetrics } from '../apiMetrics.ts';
 import { arrivalOf } from '../../platform/requestAdmission.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import type { ApiKeyRepository } from './apiKeyRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
 
 /**
  * Sets revoked_at once; revoking a revoked key is a no-op so retries are safe and the first timestamp stands.
- * Returns the key's prefix, under which caches hold it.
+ * Once committed, this replica refuses the key at once (the others when they hear the change's NOTIFY).
  */
-export async function revokeApiKey(keys: ApiKeyRepository, id: string, meta: RequestMeta): Promise<{ prefix: string }> {
-  const revoked = await keys.change(id, meta, (key, now) => {
+export async function revokeApiKey({ stores, effects }: RegistryContext, id: string, meta: RequestMeta): Promise<void> {
+  const revoked = await stores.apiKeys.change(id, meta, (key, now) => {
     if (key.revokedAt) return { result: { prefix: key.prefix } };
     return {
       revokedAt: now,
@@ -24,5 +24,5 @@ export async function revokeApiKey(keys: ApiKeyRepository, id: string, meta: Req
     };
   });
   if (!revoked) throw notFound('API key');
-  return revoked;
+  effects.follow({ staleApiKeys: [revoked.prefix] });
 }

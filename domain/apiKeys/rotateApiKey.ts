@@ -1,7 +1,8 @@
 import { conflict, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import { withoutHash, type ApiKeyRecord } from './apiKeyRecord.ts';
-import type { ApiKeyChange, ApiKeyRepository, LockedApiKey } from './apiKeyRepository.ts';
+import type { ApiKeyChange, LockedApiKey } from './apiKeyRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
 import { newApiKey } from './createApiKey.ts';
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
@@ -46,8 +47,10 @@ export function planRotation(key: LockedApiKey, now: Date, graceSeconds: number)
   };
 }
 
-export async function rotateApiKey(keys: ApiKeyRepository, id: string, graceSeconds: number, meta: RequestMeta): Promise<Rotation> {
-  const rotation = await keys.change(id, meta, (key, now) => planRotation(key, now, graceSeconds));
+/** Once committed, the old key's new end holds on this replica at once (on the others when they hear the NOTIFY). */
+export async function rotateApiKey({ stores, effects }: RegistryContext, id: string, graceSeconds: number, meta: RequestMeta): Promise<Rotation> {
+  const rotation = await stores.apiKeys.change(id, meta, (key, now) => planRotation(key, now, graceSeconds));
   if (!rotation) throw notFound('API key');
+  effects.follow({ staleApiKeys: [rotation.oldPrefix] });
   return rotation;
 }

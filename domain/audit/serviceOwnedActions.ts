@@ -1,8 +1,8 @@
 /**
- * Actions only the service itself appends: its lifecycle, key, entitlement, provisioning and audit events. A caller
+ * Actions only the service itself appends: its lifecycle, key, entitlement, catalog, provisioning and audit events. A caller
  * of POST /v1/audit may not write them, so no one can forge `tenant.created` or pre-empt a workflow's outcome event.
  */
-export const SERVICE_OWNED_ACTION_PREFIXES = ['tenant.', 'api_key.', 'entitlement.', 'idp.', 'audit.'] as const;
+export const SERVICE_OWNED_ACTION_PREFIXES = ['tenant.', 'api_key.', 'entitlement.', 'catalog.', 'idp.', 'audit.'] as const;
 
 /** The same rule as a JSON Schema pattern, for the OpenAPI document (`not: { pattern }`). */
 export const SERVICE_OWNED_ACTION_PATTERN = `^(${SERVICE_OWNED_ACTION_PREFIXES.map((prefix) => prefix.replace('.', '\\.')).join('|')})`;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { invalidInput } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditStreamCreate } from '../schemas/auditStream.ts';
-import type { AuditStreamRecord, AuditStreamRepository } from './auditStreamRepository.ts';
+import type { AuditStreamRecord } from './auditStreamRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
 
 /**
  * A stream may point only at http(s) URLs, and, when AUDIT_STREAM_ALLOWED_HOSTS is set, only at those hosts (exact
@@ -22,8 +23,9 @@ export function checkStreamTarget(url: string, allowedHosts: string[] | undefine
   }
 }
 
+/** The stream and its audit event in one commit; then its delivery starts (now, or at the reconciler's next sweep). */
 export async function createAuditStream(
-  streams: AuditStreamRepository,
+  { stores, effects }: RegistryContext,
   input: AuditStreamCreate,
   allowedHosts: string[] | undefined,
   meta: RequestMeta,
@@ -31,9 +33,11 @@ export async function createAuditStream(
   checkStreamTarget(input.url, allowedHosts);
   const id = randomUUID();
   const filter = input.filter ?? {};
-  return streams.create(
+  const stream = await stores.auditStreams.create(
     { id, url: input.url, secret: input.secret, filter },
     { action: 'audit.stream_created', target_id: id, target_type: 'audit_stream', target_name: new URL(input.url).host, metadata: { url: input.url, filter } },
     meta,
   );
+  await effects.streamCreated(stream);
+  return stream;
 }

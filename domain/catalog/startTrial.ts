@@ -3,9 +3,10 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { CatalogRequest } from '../schemas/catalog.ts';
 import { TRIAL_DAYS, addDays, tenantMayStartTrial } from '../tenantLifecycle.ts';
 import type { TenantProductRecord } from '../entitlements/tenantProductRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from '../tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange } from '../tenants/tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 import type { CatalogProductRecord } from './catalogProductRecord.ts';
-import type { CatalogRepository } from './catalogRepository.ts';
 
 /**
  * The trial rule: one trial per tenant and product (a product the tenant has or had is a conflict), none for a
@@ -40,16 +41,12 @@ export function planTrial(tenant: LockedTenant, product: CatalogProductRecord, n
   };
 }
 
-export async function startTrial(
-  tenants: TenantRepository,
-  catalog: CatalogRepository,
-  request: CatalogRequest,
-  meta: RequestMeta,
-): Promise<{ entitlement: TenantProductRecord; claimsPushCommandId?: number }> {
-  const product = await catalog.find(request.product);
+export async function startTrial({ stores, effects }: RegistryContext, request: CatalogRequest, meta: RequestMeta): Promise<TenantProductRecord> {
+  const product = await stores.catalog.find(request.product);
   if (!product) throw notFound(`product "${request.product}"`);
   if (!product.supportsTrial) throw invalidInput(`product "${product.key}" does not offer a trial`);
-  const started = await tenants.change(request.tenant_id, meta, (tenant, now) => planTrial(tenant, product, now));
+  const started = await stores.tenants.change(request.tenant_id, meta, (tenant, now) => planTrial(tenant, product, now));
   if (!started) throw notFound('tenant');
-  return { entitlement: started.result, claimsPushCommandId: started.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(request.tenant_id, started));
+  return started.result;
 }

@@ -1,9 +1,10 @@
-import type { CatalogRepository } from '../catalog/catalogRepository.ts';
 import { findCatalogProduct } from '../catalog/findCatalogProduct.ts';
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { EntitlementPut } from '../schemas/entitlement.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from '../tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange } from '../tenants/tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 import { isEntitlementCurrent } from './entitlementRules.ts';
 import type { TenantProductRecord } from './tenantProductRecord.ts';
 
@@ -57,14 +58,15 @@ export function planEntitlementPut(tenant: LockedTenant, product: string, body: 
 }
 
 export async function putEntitlement(
-  stores: { tenants: TenantRepository; catalog: CatalogRepository },
+  { stores, effects }: RegistryContext,
   tenantId: string,
   product: string,
   body: EntitlementPut,
   meta: RequestMeta,
-): Promise<{ entitlement: TenantProductRecord; created: boolean; claimsPushCommandId?: number }> {
+): Promise<{ entitlement: TenantProductRecord; created: boolean }> {
   await findCatalogProduct(stores.catalog, product);
   const changed = await stores.tenants.change(tenantId, meta, (tenant, now) => planEntitlementPut(tenant, product, body, now));
   if (!changed) throw notFound('tenant');
-  return { ...changed.result, claimsPushCommandId: changed.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(tenantId, changed));
+  return changed.result;
 }

@@ -1,6 +1,8 @@
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from '../tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange } from '../tenants/tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 import { currentProducts } from './putEntitlement.ts';
 
 /** Removes the tenant's entitlement to a product (not_found when it has none); a current product's removal is pushed. */
@@ -24,8 +26,8 @@ export function planEntitlementRevoke(tenant: LockedTenant, product: string, now
   };
 }
 
-export async function revokeEntitlement(tenants: TenantRepository, tenantId: string, product: string, meta: RequestMeta): Promise<{ claimsPushCommandId?: number }> {
-  const changed = await tenants.change(tenantId, meta, (tenant, now) => planEntitlementRevoke(tenant, product, now));
+export async function revokeEntitlement({ stores, effects }: RegistryContext, tenantId: string, product: string, meta: RequestMeta): Promise<void> {
+  const changed = await stores.tenants.change(tenantId, meta, (tenant, now) => planEntitlementRevoke(tenant, product, now));
   if (!changed) throw notFound('tenant');
-  return { claimsPushCommandId: changed.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(tenantId, changed));
 }

@@ -1,4 +1,4 @@
-export type OutboxCommand = 'provision' | 'pushClaims';
+import type { OutboxCommand } from './tenantActorCommand.ts';
 
 export interface OutboxEntry {
   id: number;

@@ -2,7 +2,9 @@ import { conflict, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { TenantArchive } from '../schemas/tenant.ts';
 import type { TenantRecord } from './tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from './tenantRepository.ts';
+import type { LockedTenant, TenantChange } from './tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 
 /** Archive from any state but archived (a conflict): the tenant's keys stop verifying and its users' claims say so. */
 export function planArchive(tenant: LockedTenant, body: TenantArchive, now: Date): TenantChange<TenantRecord> {
@@ -23,8 +25,9 @@ export function planArchive(tenant: LockedTenant, body: TenantArchive, now: Date
   };
 }
 
-export async function archiveTenant(tenants: TenantRepository, id: string, body: TenantArchive, meta: RequestMeta): Promise<{ tenant: TenantRecord; claimsPushCommandId?: number }> {
-  const changed = await tenants.change(id, meta, (tenant, now) => planArchive(tenant, body, now));
+export async function archiveTenant({ stores, effects }: RegistryContext, id: string, body: TenantArchive, meta: RequestMeta): Promise<TenantRecord> {
+  const changed = await stores.tenants.change(id, meta, (tenant, now) => planArchive(tenant, body, now));
   if (!changed) throw notFound('tenant');
-  return { tenant: changed.result, claimsPushCommandId: changed.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(id, changed));
+  return changed.result;
 }

@@ -3,7 +3,9 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { TenantActivate, TenantCancel } from '../schemas/tenant.ts';
 import { statusAfter } from '../tenantLifecycle.ts';
 import type { TenantRecord } from './tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from './tenantRepository.ts';
+import type { LockedTenant, TenantChange } from './tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 
 export type StatusCommand = { kind: 'activate'; body: TenantActivate } | { kind: 'cancel'; body: TenantCancel };
 
@@ -40,13 +42,9 @@ export function planStatusChange(tenant: LockedTenant, command: StatusCommand, n
   };
 }
 
-export async function changeTenantStatus(
-  tenants: TenantRepository,
-  id: string,
-  command: StatusCommand,
-  meta: RequestMeta,
-): Promise<{ tenant: TenantRecord; claimsPushCommandId?: number }> {
-  const changed = await tenants.change(id, meta, (tenant, now) => planStatusChange(tenant, command, now));
+export async function changeTenantStatus({ stores, effects }: RegistryContext, id: string, command: StatusCommand, meta: RequestMeta): Promise<TenantRecord> {
+  const changed = await stores.tenants.change(id, meta, (tenant, now) => planStatusChange(tenant, command, now));
   if (!changed) throw notFound('tenant');
-  return { tenant: changed.result, claimsPushCommandId: changed.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(id, changed));
+  return changed.result;
 }

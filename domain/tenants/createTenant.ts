@@ -4,18 +4,26 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { TenantCreate } from '../schemas/tenant.ts';
 import { initialStatus } from '../tenantLifecycle.ts';
 import type { TenantRecord } from './tenantRecord.ts';
-import type { TenantRepository } from './tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
 
 export interface CreatedTenant {
   tenant: TenantRecord;
-  /** The outbox entry of the provisioning hand-off, when admin_email was given. */
-  provisioningCommandId?: number;
-  /** Without admin_email: the outbox entry that starts the tenant's actor for its timeline (trial timers). */
-  actorCommandId?: number;
+  /** The IT_ADMIN's invite link, when provisioning ended within the configured wait (answered once, never stored). */
+  inviteUrl?: string;
 }
 
-/** The tenant, its `tenant.created` event and the hand-off to its actor (provisioning with admin_email), in one commit. */
-export async function createTenant(tenants: TenantRepository, input: TenantCreate, meta: RequestMeta): Promise<CreatedTenant> {
+/**
+ * The hand-off a new tenant gives its actor: provisioning of its IT_ADMIN when it has one, else a claims push, which
+ * starts the actor and with it the tenant's timeline (trial timers).
+ */
+export const newTenantHandOff = (tenant: TenantRecord): OutboxCommand => (tenant.adminEmail ? { kind: 'provision' } : { kind: 'pushClaims' });
+
+/**
+ * The tenant, its `tenant.created` event and the hand-off to its actor, in one commit; then, with admin_email, the
+ * wait for the invite link (the committed hand-off outlives a wait that runs out).
+ */
+export async function createTenant({ stores, effects }: RegistryContext, input: TenantCreate, meta: RequestMeta): Promise<CreatedTenant> {
   const now = new Date();
   const { status, trialEndsAt } = initialStatus(input.kind, now);
   const tenant: TenantRecord = {
@@ -37,7 +45,8 @@ export async function createTenant(tenants: TenantRepository, input: TenantCreat
     createdAt: now,
     updatedAt: now,
   };
-  const created = await tenants.create(
+  const handOff = newTenantHandOff(tenant);
+  const created = await stores.tenants.create(
     tenant,
     {
       action: 'tenant.created',
@@ -49,7 +58,13 @@ export async function createTenant(tenants: TenantRepository, input: TenantCreat
       metadata: { kind: tenant.kind, plan: tenant.plan, status, admin_invited: tenant.adminEmail !== null },
     },
     meta,
+    handOff,
   );
   if (created === 'slug_taken') throw conflict(`a tenant with slug "${input.slug}" already exists`);
-  return tenant.adminEmail ? { tenant, provisioningCommandId: created.handOffCommandId } : { tenant, actorCommandId: created.handOffCommandId };
+  if (handOff.kind !== 'provision') {
+    effects.follow({ handOffs: [created.handOff] });
+    return { tenant };
+  }
+  const inviteUrl = await effects.provisionWithinWait(created.handOff);
+  return inviteUrl ? { tenant, inviteUrl } : { tenant };
 }

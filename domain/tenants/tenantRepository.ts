@@ -1,7 +1,9 @@
+import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
 import type { TenantLookup } from '../claimsLookup.ts';
 import type { TenantProductRecord } from '../entitlements/tenantProductRecord.ts';
 import type { CachedTenant } from '../registryCache.ts';
 import type { RequestMeta } from '../requestMeta.ts';
+import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 
@@ -40,6 +42,15 @@ export interface TenantChange<T> {
   result: T;
 }
 
+/** What a committed change of one tenant wrote, for the service to decide what follows it. */
+export interface TenantChangeWritten<T> {
+  result: T;
+  /** The rule said the tenant's claims changed (its `pushClaims`). */
+  claimsChanged: boolean;
+  /** The hand-offs written with the change (a claims push when claims changed). */
+  handOffs: QueuedActorCommand[];
+}
+
 /** The tenant aggregate's store: tenants, their entitlements and the hand-offs to their actors (store/postgresTenantRepository.ts). */
 export interface TenantRepository {
   find(lookup: TenantLookup): Promise<TenantRecord | undefined>;
@@ -51,15 +62,14 @@ export interface TenantRepository {
   /** Every entitlement, disabled and expired ones included, by product; undefined when there is no such tenant. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined>;
   /**
-   * The tenant, its creation event and the hand-off to its actor (provisioning when it has an admin e-mail, else a
-   * claims push that starts the actor and its timeline), in one commit; `slug_taken` (nothing written) when the slug
-   * belongs to another tenant.
+   * The tenant, its creation event and the hand-off to its actor that the service chose, in one commit;
+   * `slug_taken` (nothing written) when the slug belongs to another tenant.
    */
-  create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta): Promise<{ handOffCommandId: number } | 'slug_taken'>;
+  create(tenant: TenantRecord, event: AuditAppend, meta: RequestMeta, handOff: OutboxCommand): Promise<{ handOff: QueuedActorCommand } | 'slug_taken'>;
   /**
    * Locks the tenant, lets `decide` (a pure rule) say what to write, and writes it with its audit event and, when
    * claims changed, the claims-push hand-off, in one transaction; a rule that throws writes nothing.
    * Undefined when there is no such tenant.
    */
-  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<{ result: T; claimsPushCommandId?: number } | undefined>;
+  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<TenantChangeWritten<T> | undefined>;
 }

@@ -2,7 +2,9 @@ import { conflict, invalidInput, notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { TenantPatch } from '../schemas/tenant.ts';
 import type { TenantRecord } from './tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantRepository } from './tenantRepository.ts';
+import type { LockedTenant, TenantChange } from './tenantRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 
 const FIELDS = {
   name: 'name',
@@ -48,8 +50,9 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   };
 }
 
-export async function updateTenant(tenants: TenantRepository, id: string, patch: TenantPatch, meta: RequestMeta): Promise<{ tenant: TenantRecord; claimsPushCommandId?: number }> {
-  const changed = await tenants.change(id, meta, (tenant, now) => planTenantUpdate(tenant, patch, now));
+export async function updateTenant({ stores, effects }: RegistryContext, id: string, patch: TenantPatch, meta: RequestMeta): Promise<TenantRecord> {
+  const changed = await stores.tenants.change(id, meta, (tenant, now) => planTenantUpdate(tenant, patch, now));
   if (!changed) throw notFound('tenant');
-  return { tenant: changed.result, claimsPushCommandId: changed.claimsPushCommandId };
+  effects.follow(tenantChangeEffects(id, changed));
+  return changed.result;
 }

@@ -99,6 +99,28 @@ describe('the registry cache of verify and claims', () => {
     expect((await bySlug()).body.products).toEqual(['analytics']);
   });
 
+  it.each([
+    ['archiving', (id: string) => ['POST', `/v1/tenants/${id}/archive`] as const, (body: Record<string, unknown>) => body.tenant_status === 'archived'],
+    ['activation', (id: string) => ['POST', `/v1/tenants/${id}/activate`] as const, (body: Record<string, unknown>) => body.tenant_status === 'active'],
+    ['an entitlement put', (id: string) => ['PUT', `/v1/tenants/${id}/entitlements/analytics`] as const, (body: Record<string, unknown>) => (body.products as string[]).includes('analytics')],
+  ])("%s on one replica is in the claims of both: this one at once, the other once it hears the change", async (_name, request, changed) => {
+    const { tenant } = await tenantWithKey(a);
+    for (const replica of [a, b]) expect(changed((await claims(replica, tenant.id)).body)).toBe(false);
+    const [method, path] = request(tenant.id);
+    expect([200, 201]).toContain((await a.service.request(method, path)).status);
+    expect(changed((await claims(a, tenant.id)).body)).toBe(true);
+    await eventually(async () => changed((await claims(b, tenant.id)).body), 5_000, 'replica b claims the change');
+  });
+
+  it('an entitlement revoked on one replica leaves the claims of both', async () => {
+    const { tenant } = await tenantWithKey(a);
+    expect((await a.service.request('PUT', `/v1/tenants/${tenant.id}/entitlements/analytics`)).status).toBe(201);
+    for (const replica of [a, b]) await eventually(async () => (await claims(replica, tenant.id)).body.products.includes('analytics'), 5_000, 'the entitlement claimed');
+    expect((await a.service.request('DELETE', `/v1/tenants/${tenant.id}/entitlements/analytics`)).status).toBe(204);
+    expect((await claims(a, tenant.id)).body.products).toEqual([]);
+    await eventually(async () => (await claims(b, tenant.id)).body.products.length === 0, 5_000, 'replica b without the entitlement');
+  });
+
   it('without its change listener a replica serves nothing from memory, so a change made elsewhere is seen at once', async () => {
     const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
     const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });

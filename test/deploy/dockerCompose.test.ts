@@ -11,7 +11,6 @@ import { parse } from 'yaml';
 import { loadSettings } from '../../platform/config.ts';
 import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from '../../api/auth/authConfig.ts';
-import { TASK_QUEUE } from '../../workflows/tenantActorMessages.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -281,7 +280,7 @@ describe('docker-compose.yml', () => {
     for (const setting of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const) {
       expect(worker![setting], setting).toBe(api![setting]);
     }
-    expect(api!.TEMPORAL_TASK_QUEUE).toBe(TASK_QUEUE);
+    expect(api!.TEMPORAL_TASK_QUEUE).toBe(loadSettings({}).TEMPORAL_TASK_QUEUE);
     const [apiIdp, workerIdp] = SERVICE_PROCESSES.map((name) => loadKeycloakSettings(environmentOf(name)));
     expect({ ...workerIdp, clientSecret: workerIdp!.clientSecret.reveal() }).toEqual({ ...apiIdp, clientSecret: apiIdp!.clientSecret.reveal() });
   });

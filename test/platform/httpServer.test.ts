@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { listen } from '../../platform/httpServer.ts';
+import { listen, listenerOf } from '../../platform/httpServer.ts';
 
 /** A server whose only route answers after `delayMs`, to have a request in flight during shutdown. */
 async function slowServer(delayMs: number) {
@@ -9,7 +9,7 @@ async function slowServer(delayMs: number) {
     await new Promise((r) => setTimeout(r, delayMs));
     ctx.body = { done: true };
   });
-  return listen(app.callback(), 0, '127.0.0.1');
+  return listen(listenerOf(app.callback()), 0, '127.0.0.1');
 }
 
 describe('graceful shutdown', () => {

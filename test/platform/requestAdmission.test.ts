@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, type RunningHttpServer } from '../../platform/httpServer.ts';
+import { listen, listenerOf, type RunningHttpServer } from '../../platform/httpServer.ts';
 import { arrivalOf, RequestAdmission, type RequestAdmissionOptions } from '../../platform/requestAdmission.ts';
 
 /** A server whose handler answers `/<id>` only once the test releases that id; it records what reached it. */
@@ -20,7 +20,7 @@ async function heldServer(options: RequestAdmissionOptions) {
     concurrent--;
     res.end(id);
   };
-  const http = await listen(admission.listenerFor(handler), 0, '127.0.0.1');
+  const http = await listen(admission.listenerFor(listenerOf(handler)), 0, '127.0.0.1');
   servers.push(http);
   const until = async (condition: () => boolean) => {
     for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));

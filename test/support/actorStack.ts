@@ -5,9 +5,9 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { workerActivities } from '../../worker/createTenantWorker.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import type { IdentityProvider } from '../../identityProvider/identityProvider.ts';
-import { TenantActorDispatcher } from '../../api/tenantActors/tenantActorDispatcher.ts';
-import { startOutboxRelay } from '../../api/tenantActors/outboxRelay.ts';
-import { AuditStreamStarter } from '../../api/auditStreams/auditStreamStarter.ts';
+import { TenantActorClient } from '../../api/temporalClients/tenantActorClient.ts';
+import { startOutboxRelay } from '../../api/changeEffects/outboxRelay.ts';
+import { AuditStreamClient } from '../../api/temporalClients/auditStreamClient.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
@@ -15,7 +15,8 @@ import { startTestService, type TestService } from './testService.ts';
 
 export interface ActorStack {
   service: TestService;
-  dispatcher: TenantActorDispatcher;
+  /** The API's Temporal client of the tenant actors. */
+  dispatcher: TenantActorClient;
   idp: IdentityProvider;
   taskQueue: string;
   startWorker(): Promise<void>;
@@ -51,7 +52,9 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
     TEMPORAL_TASK_QUEUE: taskQueue,
     ...options.settings,
   };
-  const dispatcher = new TenantActorDispatcher({
+  const log = createLogger('silent', 'test-relay');
+  const dispatcher = new TenantActorClient({
+    log,
     temporal: testTemporalAccess(options.apiTemporalAddress ?? temporalAddress),
     namespace: 'default',
     taskQueue,
@@ -63,15 +66,21 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
       maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS ?? 3,
     },
   });
-  const service = await startTestService(settings, { tenantActors: dispatcher });
+  const service = await startTestService(settings, { tenantActors: dispatcher, auditStreams: new AuditStreamClient(dispatcher.client, taskQueue, 3000) });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
   const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.identityProvider = idp;
-  service.deps.auditStreamStarter = new AuditStreamStarter(dispatcher.client, taskQueue, 3000);
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
-  const log = createLogger('silent', 'test-relay');
-  const relay = startOutboxRelay({ outbox: service.deps.stores.outbox, audit: service.deps.stores.audit, dispatcher, log, intervalMs: options.relayIntervalMs ?? 500, maxAttempts: options.outboxMaxAttempts });
+  const relay = startOutboxRelay({
+    outbox: service.deps.stores.outbox,
+    audit: service.deps.stores.audit,
+    dispatcher: service.deps.effects,
+    handOffTimeoutMs: settings.TEMPORAL_HANDOFF_TIMEOUT_MS ?? 3000,
+    log,
+    intervalMs: options.relayIntervalMs ?? 500,
+    maxAttempts: options.outboxMaxAttempts,
+  });
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;

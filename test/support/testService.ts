@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import type { AppContext, AppDependencies } from '../../api/appDependencies.ts';
-import { listen } from '../../platform/httpServer.ts';
+import { listen, listenerOf } from '../../platform/httpServer.ts';
 import { RequestAdmission } from '../../platform/requestAdmission.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { loadSettings, type Settings } from '../../platform/config.ts';
@@ -42,7 +42,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
   };
   const { app, context: deps } = createApp(given);
   const admission = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
-  const http = await listen(admission.listenerFor(app.callback()), 0, '127.0.0.1');
+  const http = await listen(admission.listenerFor(listenerOf(app.callback())), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}`;
   return {
     baseUrl,

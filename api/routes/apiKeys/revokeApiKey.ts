@@ -16,9 +16,7 @@ export const revokeApiKeyRoute = defineRoute({
     404: { description: 'no such key', schema: ErrorBody },
   },
   handler: async ({ params }, { meta, deps }) => {
-    const { prefix } = await revokeApiKey(deps.stores.apiKeys, params.id, meta);
-    // Committed: from now on this replica refuses the key; other replicas hear of it through NOTIFY.
-    deps.cache.invalidateApiKey(prefix);
+    await revokeApiKey(deps, params.id, meta);
     return { status: 204 };
   },
 });

@@ -23,9 +23,7 @@ export const rotateApiKeyRoute = defineRoute({
     409: { description: 'the key is revoked, expired or already rotated', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
-    const rotation = await rotateApiKey(deps.stores.apiKeys, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta);
-    // Committed: the old key's new end holds on this replica at once; other replicas hear of it through NOTIFY.
-    deps.cache.invalidateApiKey(rotation.oldPrefix);
+    const rotation = await rotateApiKey(deps, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta);
     return { status: 201, body: { api_key: toApiKey(rotation.successor), plaintext: rotation.plaintext, warning: PLAINTEXT_WARNING } };
   },
 });

@@ -21,9 +21,7 @@ export const createAuditStreamRoute = defineRoute({
       links: { deleteAuditStream: { operationId: 'deleteAuditStream', parameters: { id: '$response.body#/id' } } },
     }, 400: { description: 'invalid input, or a host not allowed', schema: ErrorBody } },
   handler: async ({ body }, { meta, deps }) => {
-    const stream = await createAuditStream(deps.stores.auditStreams, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
-    // Committed: delivery starts now, or within a reconciliation interval should Temporal be unreachable.
-    await deps.auditStreamStarter?.start(stream).catch((err: unknown) => deps.log.warn({ streamId: stream.id, err }, 'audit stream delivery not started yet; the reconciler will'));
+    const stream = await createAuditStream(deps, body, deps.settings.AUDIT_STREAM_ALLOWED_HOSTS, meta);
     return { status: 201, body: toAuditStream(stream) };
   },
 });

@@ -4,7 +4,6 @@ import { TenantProduct } from '../../../domain/schemas/entitlement.ts';
 import { startTrial } from '../../../domain/catalog/startTrial.ts';
 import { toTenantProduct } from '../../../domain/entitlements/tenantProductResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 export const startTrialRoute = defineRoute({
   method: 'post',
@@ -21,8 +20,7 @@ export const startTrialRoute = defineRoute({
     409: { description: 'the tenant already has or had the product, or is frozen or archived', schema: ErrorBody },
   },
   handler: async ({ body }, { meta, deps }) => {
-    const { entitlement, claimsPushCommandId } = await startTrial(deps.stores.tenants, deps.stores.catalog, body, meta);
-    afterClaimsChanged(deps, entitlement.tenantId, claimsPushCommandId);
+    const entitlement = await startTrial(deps, body, meta);
     return { status: 201, body: toTenantProduct(entitlement) };
   },
 });

@@ -3,7 +3,6 @@ import { EntitlementPut, TenantProduct, TenantProductParams } from '../../../dom
 import { putEntitlement } from '../../../domain/entitlements/putEntitlement.ts';
 import { toTenantProduct } from '../../../domain/entitlements/tenantProductResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 /** The entitlement just put is the one DELETE revokes. */
 const REVOKE_LINK = {
@@ -28,8 +27,7 @@ export const putEntitlementRoute = defineRoute({
     404: { description: 'no such tenant, or the product is not in the catalog', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
-    const { entitlement, created, claimsPushCommandId } = await putEntitlement(deps.stores, params.id, params.product, body, meta);
-    afterClaimsChanged(deps, params.id, claimsPushCommandId);
+    const { entitlement, created } = await putEntitlement(deps, params.id, params.product, body, meta);
     return { status: created ? 201 : 200, body: toTenantProduct(entitlement) };
   },
 });

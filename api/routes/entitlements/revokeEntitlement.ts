@@ -2,7 +2,6 @@ import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { TenantProductParams } from '../../../domain/schemas/entitlement.ts';
 import { revokeEntitlement } from '../../../domain/entitlements/revokeEntitlement.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 export const revokeEntitlementRoute = defineRoute({
   method: 'delete',
@@ -19,8 +18,7 @@ export const revokeEntitlementRoute = defineRoute({
     404: { description: 'no such tenant or entitlement', schema: ErrorBody },
   },
   handler: async ({ params }, { meta, deps }) => {
-    const { claimsPushCommandId } = await revokeEntitlement(deps.stores.tenants, params.id, params.product, meta);
-    afterClaimsChanged(deps, params.id, claimsPushCommandId);
+    await revokeEntitlement(deps, params.id, params.product, meta);
     return { status: 204 };
   },
 });

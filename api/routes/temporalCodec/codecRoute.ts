@@ -1,18 +1,8 @@
-import type { Payload, PayloadCodec } from '@temporalio/common';
 import { AppError, notFound } from '../../../domain/errors.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { CodecPayloads } from '../../../domain/schemas/temporalCodec.ts';
+import { transcodePayloads } from '../../../platform/temporal/transcodePayloads.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-
-const toPayload = (json: CodecPayloads['payloads'][number]): Payload => ({
-  metadata: Object.fromEntries(Object.entries(json.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
-  data: Buffer.from(json.data ?? '', 'base64'),
-});
-
-const toJson = (payload: Payload) => ({
-  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
-  data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
-});
 
 /**
  * Temporal's remote codec protocol (what the Web UI's "codec endpoint" calls): an operator allowed to (registry:admin)
@@ -35,15 +25,11 @@ export const codecRoute = (direction: 'decode' | 'encode') =>
       404: { description: 'this API has no payload codec', schema: ErrorBody },
     },
     handler: async ({ body }, { deps }) => {
-      const codec: PayloadCodec | undefined = deps.payloadCodec;
-      if (!codec) throw notFound('codec');
-      const payloads = body.payloads.map(toPayload);
-      let result: Payload[];
+      if (!deps.payloadCodec) throw notFound('codec');
       try {
-        result = direction === 'decode' ? await codec.decode(payloads) : await codec.encode(payloads);
+        return { status: 200, body: { payloads: await transcodePayloads(deps.payloadCodec, direction, body.payloads) } };
       } catch (err) {
         throw new AppError('invalid_input', `payloads could not be ${direction}d: ${(err as Error).message}`);
       }
-      return { status: 200, body: { payloads: result.map(toJson) } };
     },
   });

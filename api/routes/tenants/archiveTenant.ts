@@ -3,7 +3,6 @@ import { Tenant, TenantArchive } from '../../../domain/schemas/tenant.ts';
 import { archiveTenant } from '../../../domain/tenants/archiveTenant.ts';
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 export const archiveTenantRoute = defineRoute({
   method: 'post',
@@ -23,8 +22,7 @@ export const archiveTenantRoute = defineRoute({
     409: { description: 'already archived', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
-    const { tenant, claimsPushCommandId } = await archiveTenant(deps.stores.tenants, params.id, body, meta);
-    afterClaimsChanged(deps, tenant.id, claimsPushCommandId);
+    const tenant = await archiveTenant(deps, params.id, body, meta);
     return { status: 200, body: toTenant(tenant) };
   },
 });

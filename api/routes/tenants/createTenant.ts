@@ -3,7 +3,6 @@ import { TenantCreate, TenantCreated } from '../../../domain/schemas/tenant.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { handOffInBackground, provisionWithinWait } from '../../tenantActors/handOff.ts';
 
 /** A product every catalog has (Migration20261121000002CatalogSeed). */
 const LINKED_PRODUCT = 'analytics';
@@ -39,9 +38,7 @@ export const createTenantRoute = defineRoute({
     409: { description: 'slug already taken', schema: ErrorBody },
   },
   handler: async ({ body }, { meta, deps }) => {
-    const { tenant, provisioningCommandId, actorCommandId } = await createTenant(deps.stores.tenants, body, meta);
-    if (actorCommandId !== undefined) handOffInBackground(deps, tenant.id, 'pushClaims', actorCommandId);
-    const inviteUrl = provisioningCommandId ? await provisionWithinWait(deps, tenant.id, provisioningCommandId) : undefined;
+    const { tenant, inviteUrl } = await createTenant(deps, body, meta);
     return { status: 201, body: inviteUrl ? { tenant: toTenant(tenant), invite_url: inviteUrl } : { tenant: toTenant(tenant) } };
   },
 });

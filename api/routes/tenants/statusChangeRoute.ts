@@ -3,7 +3,6 @@ import { Tenant, TenantActivate, TenantCancel } from '../../../domain/schemas/te
 import { changeTenantStatus } from '../../../domain/tenants/changeTenantStatus.ts';
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 /** POST /v1/tenants/{id}/activate and /cancel: the same contract and handler around one status command each. */
 export const statusChangeRoute = (kind: 'activate' | 'cancel', operationId: string, summary: string) =>
@@ -24,8 +23,7 @@ export const statusChangeRoute = (kind: 'activate' | 'cancel', operationId: stri
     },
     handler: async ({ params, body }, { meta, deps }) => {
       const command = kind === 'activate' ? { kind, body: body as TenantActivate } : { kind, body: body as TenantCancel };
-      const { tenant, claimsPushCommandId } = await changeTenantStatus(deps.stores.tenants, params.id, command, meta);
-      afterClaimsChanged(deps, tenant.id, claimsPushCommandId);
+      const tenant = await changeTenantStatus(deps, params.id, command, meta);
       return { status: 200, body: toTenant(tenant) };
     },
   });

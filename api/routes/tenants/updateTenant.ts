@@ -3,7 +3,6 @@ import { Tenant, TenantPatch } from '../../../domain/schemas/tenant.ts';
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { updateTenant } from '../../../domain/tenants/updateTenant.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
-import { afterClaimsChanged } from '../../tenantActors/afterClaimsChanged.ts';
 
 export const updateTenantRoute = defineRoute({
   method: 'patch',
@@ -22,8 +21,7 @@ export const updateTenantRoute = defineRoute({
     409: { description: 'trial_ends_at of a tenant not in trial', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
-    const { tenant, claimsPushCommandId } = await updateTenant(deps.stores.tenants, params.id, body, meta);
-    afterClaimsChanged(deps, tenant.id, claimsPushCommandId);
+    const tenant = await updateTenant(deps, params.id, body, meta);
     return { status: 200, body: toTenant(tenant) };
   },
 });

@@ -70,7 +70,7 @@ describe('POST /v1/audit with Idempotency-Key', () => {
 });
 
 describe('POST /v1/audit and the service-owned actions', () => {
-  it.each(['tenant.created', 'api_key.revoked', 'entitlement.expired', 'idp.invite_sent', 'audit.stream_created'])(
+  it.each(['tenant.created', 'api_key.revoked', 'entitlement.expired', 'catalog.product_requested', 'idp.invite_sent', 'audit.stream_created'])(
     'refuses %s with 400 and appends nothing: only the service writes its own actions',
     async (action) => {
       const tenantId = randomUUID();

@@ -5,6 +5,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import { base64url, generateKeyPair } from 'jose';
 import Koa from 'koa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listenerOf } from '../../../platform/httpServer.ts';
 import { loadAuthConfig, type AuthConfig, type EnabledAuthConfig } from '../../../api/auth/authConfig.ts';
 import { createAuthMiddleware, type AuthState } from '../../../api/auth/authMiddleware.ts';
 import { IssuerUnavailableError } from '../../../api/auth/oidcTokenVerifier.ts';
@@ -41,7 +42,7 @@ async function startService(config: AuthConfig): Promise<Service> {
     })
     .use(createAuthMiddleware(config, new Set(['/healthz', '/readyz'])))
     .use(router.routes());
-  const server = createServer(app.callback());
+  const server = createServer(listenerOf(app.callback()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

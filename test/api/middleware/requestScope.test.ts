@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenerOf } from '../../../platform/httpServer.ts';
 import { requestScope } from '../../../api/middleware/requestScope.ts';
 import { createLogger } from '../../../platform/logger.ts';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
     if (ctx.path === '/logs') ctx.state.log.warn('something to say');
     ctx.body = { requestId: ctx.state.requestId, outer: ctx.state.outer };
   });
-  server = createServer(app.callback());
+  server = createServer(listenerOf(app.callback()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenerOf } from '../../../platform/httpServer.ts';
 import type { AppContext } from '../../../api/appDependencies.ts';
 import { routeMatcher } from '../../../api/routing/mountRoutes.ts';
 import { defineRoute, type AnyRoute, type RouteScope } from '../../../api/routing/routeDefinition.ts';
@@ -57,7 +58,7 @@ beforeAll(async () => {
     ctx.status = 299;
     ctx.body = { route: 'router' };
   });
-  server = createServer(app.callback());
+  server = createServer(listenerOf(app.callback()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

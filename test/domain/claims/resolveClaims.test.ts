@@ -3,7 +3,7 @@ import { claimsOfSnapshot, resolveClaims } from '../../../domain/claims/resolveC
 import { isEntitlementCurrent } from '../../../domain/entitlements/entitlementRules.ts';
 import { RegistryCache } from '../../../domain/registryCache.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
-import { InMemoryTenantRepository } from '../../support/fakes/inMemoryTenantRepository.ts';
+import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -40,8 +40,9 @@ describe('claimsOfSnapshot', () => {
 
 describe('resolveClaims', () => {
   it('reads the store once, then answers from the cache by id and by slug', async () => {
-    const tenants = new InMemoryTenantRepository();
-    const { tenant } = await createTenant(tenants, { slug: 'cached', name: 'C', kind: 'customer', plan: 'standard' }, {});
+    const registry = inMemoryRegistry();
+    const { tenants } = registry;
+    const { tenant } = await createTenant(registry, { slug: 'cached', name: 'C', kind: 'customer', plan: 'standard' }, {});
     const cache = new RegistryCache({ ttlMs: 60_000 });
     const first = await resolveClaims(tenants, { tenant_id: tenant.id }, cache);
     const bySlug = await resolveClaims(tenants, { tenant_slug: 'cached' }, cache);
@@ -51,6 +52,6 @@ describe('resolveClaims', () => {
   });
 
   it('an unknown tenant is not_found', async () => {
-    await expect(resolveClaims(new InMemoryTenantRepository(), { tenant_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(resolveClaims(inMemoryRegistry().tenants, { tenant_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
   });
 });

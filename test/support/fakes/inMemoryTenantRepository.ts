@@ -1,16 +1,19 @@
+import type { QueuedActorCommand } from '../../../domain/changeEffects/changeEffects.ts';
 import type { TenantLookup } from '../../../domain/claimsLookup.ts';
+import type { OutboxCommand } from '../../../domain/tenantActor/tenantActorCommand.ts';
 import type { TenantProductRecord } from '../../../domain/entitlements/tenantProductRecord.ts';
 import type { CachedTenant } from '../../../domain/registryCache.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
-import type { LockedTenant, TenantChange, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
+import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
 
-/** The tenant aggregate's store in memory, for unit tests of the domain rules; counts reads and hand-offs. */
+/** The tenant aggregate's store in memory, for unit tests of the domain rules; counts reads and keeps the outbox it writes. */
 export class InMemoryTenantRepository implements TenantRepository {
   readonly tenants = new Map<string, TenantRecord>();
   readonly entitlements: TenantProductRecord[] = [];
   readonly events: AuditAppend[] = [];
-  readonly handOffs: { tenantId: string; command: 'provision' | 'pushClaims' }[] = [];
+  /** The hand-offs written with each change, as the outbox table holds them. */
+  readonly outbox: QueuedActorCommand[] = [];
   snapshotReads = 0;
 
   #byLookup(lookup: TenantLookup): TenantRecord | undefined {
@@ -61,15 +64,20 @@ export class InMemoryTenantRepository implements TenantRepository {
     return this.entitlements.filter((e) => e.tenantId === tenantId);
   }
 
-  async create(tenant: TenantRecord, event: AuditAppend): Promise<{ handOffCommandId: number } | 'slug_taken'> {
+  #enqueue(tenantId: string, command: OutboxCommand): QueuedActorCommand {
+    const queued = { id: this.outbox.length + 1, tenantId, command };
+    this.outbox.push(queued);
+    return queued;
+  }
+
+  async create(tenant: TenantRecord, event: AuditAppend, _meta: unknown, handOff: OutboxCommand): Promise<{ handOff: QueuedActorCommand } | 'slug_taken'> {
     if ([...this.tenants.values()].some((t) => t.slug === tenant.slug)) return 'slug_taken';
     this.tenants.set(tenant.id, structuredClone(tenant));
     this.events.push(event);
-    this.handOffs.push({ tenantId: tenant.id, command: tenant.adminEmail ? 'provision' : 'pushClaims' });
-    return { handOffCommandId: this.handOffs.length };
+    return { handOff: this.#enqueue(tenant.id, handOff) };
   }
 
-  async change<T>(id: string, _meta: unknown, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>) {
+  async change<T>(id: string, _meta: unknown, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<TenantChangeWritten<T> | undefined> {
     const tenant = this.tenants.get(id);
     if (!tenant) return undefined;
     const change = decide({ ...structuredClone(tenant), entitlements: structuredClone((await this.entitlementsOf(id)) ?? []) }, new Date());
@@ -84,8 +92,7 @@ export class InMemoryTenantRepository implements TenantRepository {
       if (at >= 0) this.entitlements.splice(at, 1);
     }
     this.events.push(...(change.events ?? []));
-    if (!change.pushClaims) return { result: change.result };
-    this.handOffs.push({ tenantId: id, command: 'pushClaims' });
-    return { result: change.result, claimsPushCommandId: this.handOffs.length };
+    if (!change.pushClaims) return { result: change.result, claimsChanged: false, handOffs: [] };
+    return { result: change.result, claimsChanged: true, handOffs: [this.#enqueue(id, { kind: 'pushClaims' })] };
   }
 }

@@ -1,0 +1,91 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
+import { auditEventJson } from '../../domain/audit/auditEventRow.ts';
+import type { AuditStreamRepository } from '../../domain/auditStreams/auditStreamRepository.ts';
+import { signDelivery } from '../../domain/auditStreams/streamSignature.ts';
+import type { AuditStreamProgress } from '../../workflows/auditStream/auditStreamMessages.ts';
+
+/** Events read per step; each is still POSTed on its own, in id order. */
+const BATCH = 100;
+
+export interface AuditStreamActivityOptions {
+  streams: AuditStreamRepository;
+  audit: AuditRepository;
+  /** Bound on one POST to the receiver (AUDIT_STREAM_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How long one activity waits for new events before handing back to the workflow. */
+  longPollMs?: number;
+  /** How often it looks for new events meanwhile. */
+  pollIntervalMs?: number;
+}
+
+/** One delivery: the event's JSON as the body, signed; anything but a 2xx (redirects included) is a failure. */
+async function post(url: string, body: string, secret: string, eventId: number, streamId: string, timeoutMs: number): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-registry-signature': signDelivery(body, secret),
+        'x-registry-event-id': String(eventId),
+        'x-registry-stream-id': streamId,
+      },
+      body,
+      // A redirect could lead past AUDIT_STREAM_ALLOWED_HOSTS: it is not followed.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw ApplicationFailure.retryable(`delivery of event ${eventId} failed: ${(error as Error).message}`, 'receiver_unreachable');
+  }
+  await response.body?.cancel();
+  if (response.status < 200 || response.status > 299) {
+    throw ApplicationFailure.retryable(`the receiver answered ${response.status} to event ${eventId}`, 'receiver_refused');
+  }
+}
+
+export function createAuditStreamActivities(options: AuditStreamActivityOptions) {
+  const { streams, audit, timeoutMs } = options;
+  const longPollMs = options.longPollMs ?? 15_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  return {
+    /**
+     * Delivers the stream's next events after `afterId` (or after the heartbeat of an earlier attempt), one POST each,
+     * in id order, heartbeating the id of each one delivered; returns once a batch went out, or after waiting
+     * `longPollMs` for events. A failed POST fails the attempt, and the workflow's retry policy backs off. The stream
+     * is looked up on every step, so a deletion stops delivery at the next one.
+     */
+    async deliverAuditStreamBatch(streamId: string, afterId: number): Promise<AuditStreamProgress> {
+      const context = Context.current();
+      const resumedAt = context.info.heartbeatDetails as number | undefined;
+      let cursor = Math.max(afterId, resumedAt ?? 0);
+      const waitUntil = Date.now() + longPollMs;
+      for (;;) {
+        const stream = await streams.findDeliverable(streamId);
+        if (!stream || stream.deletedAt) return { status: 'deleted' };
+        const events = await audit.eventsAfter(stream.filter, cursor, BATCH);
+        if (events.length > 0) {
+          for (const row of events) {
+            const id = Number(row.id);
+            try {
+              await post(stream.url, auditEventJson(row), stream.secret, id, streamId, timeoutMs);
+            } catch (error) {
+              await streams.recordProgress(streamId, cursor, (error as Error).message);
+              throw error;
+            }
+            cursor = id;
+            context.heartbeat(cursor);
+          }
+          await streams.recordProgress(streamId, cursor, null);
+          return { status: 'delivering', deliveredThroughId: cursor };
+        }
+        if (Date.now() >= waitUntil) return { status: 'delivering', deliveredThroughId: cursor };
+        context.heartbeat(cursor);
+        await context.sleep(pollIntervalMs);
+      }
+    },
+  };
+}
+
+export type AuditStreamActivities = ReturnType<typeof createAuditStreamActivities>;

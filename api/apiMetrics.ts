@@ -1,0 +1,103 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RegistryCache } from '../domain/registryCache.ts';
+import type { ActorOutbox } from '../domain/tenantActor/actorOutboxRepository.ts';
+import { VERIFY_CODES } from '../domain/apiKeys/keyVerdict.ts';
+import type { RequestAdmission } from '../platform/requestAdmission.ts';
+
+type VerifyCode = (typeof VERIFY_CODES)[number];
+
+/**
+ * The API process's Prometheus metrics (SPEC-EXTENSIONS §6), in a registry of its own served on METRICS_PORT. Labels
+ * are bounded: route templates (never raw paths or ids), methods, statuses, verdict codes, outcomes.
+ */
+export interface ApiMetrics {
+  registry: Registry;
+  requestDuration: Histogram<'method' | 'route' | 'status'>;
+  verifications: Counter<'code'>;
+  /** The verifications counter's series, one per verdict code, made once (verify is the hottest path). */
+  verificationsByCode: Record<VerifyCode, Counter.Internal>;
+  claimsResolutions: Counter<'outcome'>;
+}
+
+export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorOutbox; requests: RequestAdmission }): ApiMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { cache, outbox, requests } = sources;
+  new Gauge({
+    name: 'tenant_registry_http_requests_running',
+    help: 'Requests the API is running now (at most HTTP_MAX_REQUESTS_IN_FLIGHT, but for those past HTTP_SLOT_RELEASE_MS)',
+    registers: [registry],
+    collect() {
+      this.set(requests.running);
+    },
+  });
+  new Gauge({
+    name: 'tenant_registry_http_requests_waiting',
+    help: 'Requests received and waiting for one of HTTP_MAX_REQUESTS_IN_FLIGHT slots',
+    registers: [registry],
+    collect() {
+      this.set(requests.waiting);
+    },
+  });
+  new Counter({
+    name: 'tenant_registry_cache_lookups_total',
+    help: 'Registry cache lookups by verify and claims, by cache and result (hit: answered from memory)',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ cache: 'api_key', result: 'hit' }, cache.stats.apiKeyHits);
+      this.inc({ cache: 'api_key', result: 'miss' }, cache.stats.apiKeyMisses);
+      this.inc({ cache: 'tenant', result: 'hit' }, cache.stats.tenantHits);
+      this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
+    },
+  });
+  const deadLetters = new Gauge({
+    name: 'tenant_registry_outbox_dead_letters',
+    help: 'Hand-offs the outbox relay gave up on (OUTBOX_MAX_ATTEMPTS): each needs an operator',
+    registers: [],
+  });
+  const backlogAge = new Gauge({
+    name: 'tenant_registry_outbox_oldest_seconds',
+    help: 'Age of the oldest hand-off to a tenant actor not delivered yet (0: none)',
+    registers: [],
+  });
+  new Gauge({
+    name: 'tenant_registry_outbox_backlog',
+    help: 'Hand-offs to tenant actors (provisioning, claims pushes) not delivered to Temporal yet',
+    registers: [registry],
+    async collect() {
+      const { pending, oldestSeconds, deadLettered } = await outbox.backlog();
+      this.set(pending);
+      backlogAge.set(oldestSeconds);
+      deadLetters.set(deadLettered);
+    },
+  });
+  // After the backlog gauge, whose one query sets them, so a scrape reads them fresh.
+  registry.registerMetric(backlogAge);
+  registry.registerMetric(deadLetters);
+  const verifications = new Counter({
+    name: 'tenant_registry_api_key_verifications_total',
+    help: 'API key verifications by verdict code (VALID, NOT_FOUND, REVOKED, ...)',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    verifications,
+    verificationsByCode: Object.fromEntries(VERIFY_CODES.map((code) => [code, verifications.labels({ code })])) as ApiMetrics['verificationsByCode'],
+    requestDuration: new Histogram({
+      name: 'tenant_registry_http_request_duration_seconds',
+      help: 'HTTP requests by route template, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    claimsResolutions: new Counter({
+      name: 'tenant_registry_claims_resolutions_total',
+      help: 'Claims resolutions for the identity provider by outcome (resolved, or the error code)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}

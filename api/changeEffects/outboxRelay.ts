@@ -1,0 +1,63 @@
+import type { Logger } from '../../platform/logger.ts';
+import { runPeriodically } from '../../platform/periodicTask.ts';
+import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
+import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
+import type { QueuedActorCommand } from '../../domain/changeEffects/changeEffects.ts';
+import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
+
+/** Hand-offs one pass takes: with each bounded by the hand-off timeout, the pass is bounded, and so is its lease. */
+const PASS_SIZE = 10;
+
+/**
+ * Delivers actor commands that their request could not hand off (Temporal unreachable, process stopped
+ * mid-request), through the same dispatcher as the requests. Safe with several replicas: rows are leased with SKIP
+ * LOCKED for longer than a pass can take, so no other replica delivers them meanwhile, and delivery is idempotent
+ * anyway. Each attempt is counted; after `maxAttempts` a hand-off is dead-lettered: no longer retried, visible in
+ * /readyz and the metrics, and appended to the audit log as `tenant.handoff_dead_lettered` for an operator.
+ */
+export function startOutboxRelay(deps: {
+  outbox: ActorOutbox;
+  audit?: Pick<AuditRepository, 'append'>;
+  dispatcher: { deliver(handOff: QueuedActorCommand): Promise<void> };
+  /** The bound on one delivery (TEMPORAL_HANDOFF_TIMEOUT_MS), from which a pass's lease is computed. */
+  handOffTimeoutMs: number;
+  log: Logger;
+  intervalMs: number;
+  maxAttempts?: number;
+}): { stop(): Promise<void> } {
+  const maxAttempts = deps.maxAttempts ?? 20;
+  const leaseSeconds = Math.ceil((PASS_SIZE * deps.handOffTimeoutMs) / 1000) + 5;
+  async function sweep(): Promise<void> {
+    const due = await deps.outbox.leaseDue(PASS_SIZE, leaseSeconds);
+    const delivered: number[] = [];
+    for (const entry of due) {
+      const command = entry.command.kind;
+      try {
+        await deps.dispatcher.deliver(entry);
+        delivered.push(entry.id);
+      } catch (error) {
+        const message = (error as Error).message;
+        const { deadLettered } = await deps.outbox.recordDeliveryError(entry, message, maxAttempts);
+        if (!deadLettered) {
+          deps.log.warn({ tenantId: entry.tenantId, command, attempts: entry.attempts, err: error }, 'actor hand-off failed; will retry');
+          continue;
+        }
+        deps.log.error({ tenantId: entry.tenantId, command, attempts: entry.attempts, err: error }, 'actor hand-off dead-lettered after its last attempt');
+        await deps.audit?.append(
+          {
+            action: 'tenant.handoff_dead_lettered',
+            tenant_id: entry.tenantId,
+            target_id: entry.tenantId,
+            target_type: 'tenant',
+            metadata: { command, attempts: entry.attempts, outbox_id: entry.id, last_error: message.slice(0, 500) },
+          },
+          SYSTEM_ACTOR,
+        );
+      }
+    }
+    await deps.outbox.markDelivered(delivered);
+    if (delivered.length) deps.log.info({ delivered: delivered.length }, 'outbox relay delivered actor commands');
+  }
+
+  return runPeriodically(deps.intervalMs, sweep, (error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'));
+}

@@ -1,0 +1,42 @@
+import type { AuditStreamRecord } from '../auditStreams/auditStreamRepository.ts';
+import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
+
+/** A command for a tenant's actor, written to the outbox in the transaction of the change that caused it. */
+export interface QueuedActorCommand {
+  /** The outbox row: delivered now by the request, or later by the relay. */
+  id: number;
+  tenantId: string;
+  command: OutboxCommand;
+}
+
+/**
+ * What follows a committed change, as the service that made the change decided it. Every replica's cache hears the
+ * change itself through the NOTIFY its transaction sent (store/changeListener.ts); these name what this replica
+ * forgets at once, and the hand-offs already written to the outbox.
+ */
+export interface CommittedChange {
+  /** Tenants whose status, plan or products (what verify and claims read) may have changed. */
+  staleTenants?: string[];
+  /** Prefixes of API keys whose validity changed. */
+  staleApiKeys?: string[];
+  handOffs?: QueuedActorCommand[];
+}
+
+/**
+ * The port through which a domain service hands its committed change's effects to the one dispatcher
+ * (api/changeEffects/changeEffectDispatcher.ts). None of these throws: an effect that cannot be delivered now stays in
+ * the outbox (or the reconciler's sweep) and is delivered later.
+ */
+export interface ChangeEffects {
+  /** Forgets the stale cache entries now and delivers the hand-offs without holding up the answer. */
+  follow(change: CommittedChange): void;
+  /**
+   * Delivers a provisioning hand-off and waits up to the configured time for its outcome: the invite link, or
+   * undefined when it did not come in time (the outbox relay delivers again; provisioning is idempotent).
+   */
+  provisionWithinWait(handOff: QueuedActorCommand): Promise<string | undefined>;
+  /** A new stream's delivery starts now, or at the reconciler's next sweep. */
+  streamCreated(stream: AuditStreamRecord): Promise<void>;
+  /** A deleted stream's delivery is cancelled now, or stops at its next step when it sees the deletion. */
+  streamDeleted(streamId: string): Promise<void>;
+}

@@ -1,0 +1,14 @@
+import type { ChangeEffects } from './changeEffects/changeEffects.ts';
+import type { RegistryStores } from './registryStores.ts';
+import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
+
+/**
+ * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
+ * what follows a committed change. The API's context is one; a test's fakes are another.
+ */
+export interface RegistryContext {
+  stores: RegistryStores;
+  effects: ChangeEffects;
+  /** The tenant actors' operator commands; absent where no workflow service is configured. */
+  tenantActorSignals?: TenantActorSignals;
+}

@@ -1,0 +1,24 @@
+import type { Payload, PayloadCodec } from '@temporalio/common';
+
+/** A payload as Temporal's remote codec protocol carries it in JSON: metadata values and data in base64. */
+export interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+const toPayload = (json: JsonPayload): Payload => ({
+  metadata: Object.fromEntries(Object.entries(json.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+  data: Buffer.from(json.data ?? '', 'base64'),
+});
+
+const toJson = (payload: Payload): Required<JsonPayload> => ({
+  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')])),
+  data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
+});
+
+/** Decodes or encodes JSON payloads with the codec (the codec endpoint's work); rejects as the codec does. */
+export async function transcodePayloads(codec: PayloadCodec, direction: 'decode' | 'encode', payloads: JsonPayload[]): Promise<Required<JsonPayload>[]> {
+  const given = payloads.map(toPayload);
+  const result = direction === 'decode' ? await codec.decode(given) : await codec.encode(given);
+  return result.map(toJson);
+}

@@ -1,0 +1,42 @@
+import type { CatalogProductRecord } from '../../../domain/catalog/catalogProductRecord.ts';
+import type { CatalogRepository } from '../../../domain/catalog/catalogRepository.ts';
+import type { RegistryContext } from '../../../domain/registryContext.ts';
+import type { RegistryStores } from '../../../domain/registryStores.ts';
+import type { TenantActorSignals } from '../../../domain/tenantActor/tenantActorSignals.ts';
+import { InMemoryApiKeyRepository } from './inMemoryApiKeyRepository.ts';
+import { InMemoryTenantRepository } from './inMemoryTenantRepository.ts';
+import { RecordingChangeEffects } from './recordingChangeEffects.ts';
+
+export const catalogProduct = (key: string, supportsTrial = true): CatalogProductRecord => ({
+  key, name: key, description: '', plansRequired: [], demoUrl: null, supportsTrial, position: 0,
+});
+
+/** A catalog of `analytics` (with a trial) and `sso` (without). */
+export const fakeCatalog: CatalogRepository = {
+  list: async () => [catalogProduct('analytics'), catalogProduct('sso', false)],
+  find: async (key) => [catalogProduct('analytics'), catalogProduct('sso', false)].find((p) => p.key === key),
+};
+
+export interface InMemoryRegistry extends RegistryContext {
+  tenants: InMemoryTenantRepository;
+  apiKeys: InMemoryApiKeyRepository;
+  effects: RecordingChangeEffects;
+}
+
+/**
+ * A RegistryContext of in-memory stores and a recording effects port, for service-level tests. A store the test did
+ * not give (and no fake exists for) fails loudly when a service reaches for it.
+ */
+export function inMemoryRegistry(given: Partial<RegistryStores> & { tenantActorSignals?: TenantActorSignals } = {}): InMemoryRegistry {
+  const tenants = (given.tenants as InMemoryTenantRepository | undefined) ?? new InMemoryTenantRepository();
+  const apiKeys = (given.apiKeys as InMemoryApiKeyRepository | undefined) ?? new InMemoryApiKeyRepository();
+  const known: Partial<RegistryStores> = { catalog: fakeCatalog, ...given, tenants, apiKeys };
+  const stores = new Proxy(known, {
+    get(target, name: string) {
+      const store = target[name as keyof RegistryStores];
+      if (!store) throw new Error(`the in-memory registry has no ${name} store; give one`);
+      return store;
+    },
+  }) as RegistryStores;
+  return { stores, tenants, apiKeys, effects: new RecordingChangeEffects(), tenantActorSignals: given.tenantActorSignals };
+}

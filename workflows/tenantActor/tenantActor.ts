@@ -1,0 +1,395 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { TenantActorActivities } from '../../activities/tenantActor/tenantActorActivities.ts';
+import { attemptsExhausted, retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
+import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import { temporalRetry } from '../temporalRetry.ts';
+import { inCommandSpan, inFollowUpSpan, inRootSpan, rememberRequest } from './commandSpan.ts';
+import {
+  NON_RETRYABLE_FAILURE_KINDS,
+  nextProviderStep,
+  type ProviderStepsDone,
+  type ProviderStepsRequest,
+  type ProviderStepsStopped,
+  type ProvisioningFailure,
+  type ProvisioningOutcome,
+  type RecordedOutcome,
+} from './provisioningVocabulary.ts';
+import {
+  actorStateQuery,
+  provisionAndWaitUpdate,
+  provisionSignal,
+  pushClaimsSignal,
+  resendInviteSignal,
+  retryProvisioningSignal,
+  type OperatorSignalInput,
+  type TenantActorInput,
+  type TenantActorState,
+} from './tenantActorMessages.ts';
+
+/** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
+const MAX_COMMANDS_PER_RUN = 200;
+/** Backoff of a failing claims push, retried until it succeeds: 5 s doubling, at most 10 minutes apart. */
+const CLAIMS_PUSH_RETRY: RetryPolicy = { initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000 };
+/**
+ * The registry's own statements, retried until the database answers: 1 s doubling, at most a minute apart, both by
+ * their activity and, should that still fail, by the actor on a durable timer (see #stored).
+ */
+const STORE_RETRY: RetryPolicy = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 };
+
+/**
+ * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
+ * takes the commands one at a time, in the order they arrived, so every identity-provider side effect of a tenant
+ * happens in sequence. The actor runs the tenant's timeline too (timers for the trial and entitlement expiries) and
+ * retries failed claims pushes.
+ */
+export class TenantActor {
+  readonly #input: TenantActorInput;
+  readonly state: TenantActorState;
+  readonly #queue: TenantActorCommand[];
+  #handled = 0;
+  /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
+  #timelineStale = true;
+  /**
+   * The invite link of the provisioning that just succeeded, for the waiting tenant creation alone: a seven-day token
+   * that sets the administrator's password. Never in `state`, so no query, continue-as-new input or later answer
+   * carries it; forgotten once answered.
+   */
+  #inviteUrl: string | undefined;
+  /** The provider outside provisioning (claims pushes, resends), as regular activities with the provisioning retry policy. */
+  readonly #idp: TenantActorActivities;
+  /** The registry's statements of a resend, as regular activities. */
+  readonly #store: TenantActorActivities;
+  /** The registry's statements of provisioning and the timeline, as local activities. */
+  readonly #localStore: TenantActorActivities;
+  /** The provider's steps of provisioning: one local activity an attempt, retried by the actor (#runProviderSteps). */
+  readonly #localProviderSteps: TenantActorActivities;
+
+  constructor(input: TenantActorInput) {
+    this.#input = input;
+    this.state = input.state ?? { provisioning: 'idle', runs: 0 };
+    this.#queue = [...(input.pending ?? [])];
+    const idpRetry = temporalRetry(input.retry, NON_RETRYABLE_FAILURE_KINDS);
+    // The registry's own database: retried until it answers, an outcome must never be dropped.
+    const storeRetry = temporalRetry(STORE_RETRY, ['tenant_not_found']);
+    this.#idp = proxyActivities<TenantActorActivities>({ startToCloseTimeout: '30 seconds', retry: idpRetry });
+    this.#store = proxyActivities<TenantActorActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+    this.#localStore = proxyLocalActivities<TenantActorActivities>({ startToCloseTimeout: '30 seconds', retry: storeRetry });
+    // The five provider steps in one attempt: each keeps the 30 s it had as its own activity (the invite's ledger may
+    // wait 20 s for PostgreSQL alone, and an attempt cut short after its e-mail would send it again).
+    this.#localProviderSteps = proxyLocalActivities<TenantActorActivities>({ startToCloseTimeout: '150 seconds', retry: { maximumAttempts: 1 } });
+  }
+
+  /** The outcome a waiting provisionAndWait update answers with; undefined while provisioning has not ended. */
+  outcome(): ProvisioningOutcome | undefined {
+    const { state } = this;
+    if (state.provisioning === 'succeeded') return this.#inviteUrl ? { status: 'succeeded', inviteUrl: this.#inviteUrl } : { status: 'succeeded' };
+    if (state.provisioning === 'failed') return { status: 'failed', ...state.failure! };
+    if (state.provisioning === 'not_requested') return { status: 'not_requested' };
+    return undefined;
+  }
+
+  registerHandlers(): void {
+    const enqueue = (command: TenantActorCommand) => {
+      // The handler's span (the request's), the parent of the command's when tracing is on.
+      rememberRequest(command);
+      this.#queue.push(command);
+    };
+    setHandler(provisionSignal, () => enqueue({ kind: 'provision' }));
+    setHandler(provisionAndWaitUpdate, async () => {
+      enqueue({ kind: 'provision' });
+      await condition(() => !this.#queue.some((command) => command.kind === 'provision') && this.outcome() !== undefined);
+      const outcome = this.outcome()!;
+      this.#inviteUrl = undefined;
+      return outcome;
+    });
+    // The operator's name travels in the command, to the outcome event of the command that handles it.
+    const requestedBy = (input?: OperatorSignalInput) => (input?.requested_by ? { requestedBy: input.requested_by } : {});
+    setHandler(retryProvisioningSignal, (input) => enqueue({ kind: 'retryProvisioning', ...requestedBy(input) }));
+    setHandler(resendInviteSignal, (input) => enqueue({ kind: 'resendInvite', ...requestedBy(input) }));
+    setHandler(pushClaimsSignal, () => enqueue({ kind: 'pushClaims' }));
+    setHandler(actorStateQuery, () => this.state);
+  }
+
+  /** Takes commands until the run has handled enough, then continues as new with its state and pending commands. */
+  async run(): Promise<void> {
+    // The command that made the timeline stale: the read that follows is traced under it (commandSpan.ts).
+    let staleAfter: TenantActorCommand | undefined;
+    for (;;) {
+      if (this.#timelineStale) {
+        await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
+        // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
+        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush) {
+          await condition(allHandlersFinished);
+          return;
+        }
+      }
+      const wakeAt = this.#nextWakeAt();
+      const ready = () => this.#queue.length > 0 || this.#shouldContinueAsNew();
+      if (wakeAt === undefined) await condition(ready);
+      else if (!(await condition(ready, Math.max(1, wakeAt - Date.now())))) {
+        staleAfter = undefined;
+        await inRootSpan('onTimer', () => this.#onTimer());
+        continue;
+      }
+      // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
+      if (this.#queue.length === 0) {
+        await condition(allHandlersFinished);
+        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue });
+      }
+      const command = this.#queue.shift()!;
+      this.#handled += 1;
+      await inCommandSpan(command, () => this.#handle(command));
+      // What a command did may have moved the timeline (a new trial end, a new expiry).
+      this.#timelineStale = true;
+      staleAfter = command;
+    }
+  }
+
+  async #handle(command: TenantActorCommand): Promise<void> {
+    switch (command.kind) {
+      case 'provision':
+        // A hand-off repeated for any reason never provisions twice.
+        if (this.state.provisioning === 'idle') await this.#provision();
+        return;
+      case 'retryProvisioning':
+        if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision(command.requestedBy);
+        return;
+      case 'resendInvite':
+        return this.#resendInvite(command.requestedBy);
+      case 'pushClaims':
+        // Queued pushes collapse into one: each push sends the bundle as it is now.
+        while (this.#queue[0]?.kind === 'pushClaims') this.#queue.shift();
+        return this.#pushClaimsDurably();
+    }
+  }
+
+  async #readTimeline(): Promise<void> {
+    this.#timelineStale = false;
+    // Local activities: no round trip through the server ahead of the command that woke the actor.
+    const { status, upcoming } = await this.#stored('loadTenantTimeline', () => this.#localStore.loadTenantTimeline(this.#input.tenantId));
+    this.state.timeline = {
+      status,
+      upcoming: upcoming.map((e) => ({ kind: e.kind, at: new Date(e.at).toISOString(), ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}) })),
+    };
+  }
+
+  /** The soonest of the next lifecycle event and the next retry of a failing claims push. */
+  #nextWakeAt(): number | undefined {
+    const times = (this.state.timeline?.upcoming ?? []).map((e) => Date.parse(e.at));
+    if (this.state.claimsPush) times.push(Date.parse(this.state.claimsPush.retryAt));
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  /** A timer fired: retry a failing push when its time came, apply the lifecycle events now due, push what they changed. */
+  async #onTimer(): Promise<void> {
+    const now = Date.now();
+    this.#timelineStale = true;
+    const retryAt = this.state.claimsPush && Date.parse(this.state.claimsPush.retryAt);
+    if (retryAt !== undefined && retryAt <= now) await this.#pushClaimsDurably();
+    if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
+    const { claimsChanged } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
+    if (claimsChanged) await this.#pushClaimsDurably();
+  }
+
+  /**
+   * Pushes the claims as of now; a failure is kept in the state with the time of the next try (CLAIMS_PUSH_RETRY),
+   * and the first failure of a streak is appended to the audit log as idp.claims_push_failed. Success clears it.
+   */
+  async #pushClaimsDurably(): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.pushTenantClaims(tenantId, Date.now());
+      this.state.claimsPush = undefined;
+    } catch (error) {
+      const attempts = (this.state.claimsPush?.attempts ?? 0) + 1;
+      const delay = retryDelayMs(CLAIMS_PUSH_RETRY, attempts);
+      const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
+      this.state.claimsPush = { attempts, kind: failure.kind, lastError: failure.message, retryAt: new Date(Date.now() + delay).toISOString() };
+      if (attempts === 1) {
+        const outcomeId = this.#outcomeId('claims-push');
+        await this.#stored('recordClaimsPushFailure', () => this.#localStore.recordClaimsPushFailure(tenantId, failure, outcomeId));
+      }
+    }
+  }
+
+  /** What an outcome event names besides the outcome: the provider's ids known so far, and the operator who asked. */
+  #outcomeContext(requestedBy: string | undefined): { userId?: string; organizationId?: string; requestedBy?: string } {
+    const { userId, organizationId } = this.state;
+    return { ...(userId ? { userId } : {}), ...(organizationId ? { organizationId } : {}), ...(requestedBy ? { requestedBy } : {}) };
+  }
+
+  #shouldContinueAsNew(): boolean {
+    return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
+  }
+
+  #outcomeId(what: string): string {
+    return `${workflowInfo().runId}:${this.#handled}:${what}`;
+  }
+
+  /** Provisions the tenant's IT_ADMIN and records the outcome; `requestedBy` names the operator who asked, if one did. */
+  async #provision(requestedBy?: string): Promise<void> {
+    const { state } = this;
+    state.provisioning = 'running';
+    state.runs += 1;
+    const tenantId = this.#input.tenantId;
+    try {
+      const tenant = await this.#stored('loadTenantForProvisioning', () => this.#localStore.loadTenantForProvisioning(tenantId), ['tenant_not_found']);
+      const { adminEmail } = tenant;
+      if (!adminEmail) {
+        state.provisioning = 'not_requested';
+        return;
+      }
+      // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
+      const organizationName = `${tenant.name} (${tenant.slug})`;
+      const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey: this.#outcomeId('provision') };
+      const ran = await this.#runProviderSteps(request);
+      if ('failure' in ran) {
+        state.provisioning = 'failed';
+        state.failure = ran.failure;
+      } else {
+        state.provisioning = 'succeeded';
+        this.#inviteUrl = ran.inviteUrl;
+        state.failure = undefined;
+      }
+    } catch (error) {
+      // Reading the tenant failed (the provider's steps answer their own failure).
+      state.provisioning = 'failed';
+      state.failure = { kind: failureKind(error), step: 'load', message: failureMessage(error) };
+    }
+    // Recorded outside the steps' try: the outcome stands whatever recording it takes.
+    const outcome: RecordedOutcome = state.provisioning === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', ...state.failure! };
+    const outcomeId = this.#outcomeId('provision');
+    const context = this.#outcomeContext(requestedBy);
+    await this.#stored('recordProvisioningOutcome', () => this.#localStore.recordProvisioningOutcome(tenantId, outcome, outcomeId, false, context));
+  }
+
+  /**
+   * The provider's steps in one local activity per attempt, each attempt resuming after the steps done. The policy's
+   * budget and backoff count per step, as when each step was its own activity: an attempt that got further starts
+   * them afresh. Answers the failure that ended provisioning, or the invite link once it succeeded.
+   */
+  async #runProviderSteps(request: ProviderStepsRequest): Promise<{ failure: ProvisioningFailure } | { inviteUrl?: string }> {
+    const { state } = this;
+    let done: ProviderStepsDone = {};
+    let progressed = false;
+    const attempt = async (): Promise<ProviderStepsDone> => {
+      try {
+        done = await this.#localProviderSteps.runProviderSteps(request, done);
+        return done;
+      } catch (error) {
+        // An attempt that stopped says how far it got; the activity failing otherwise (its timeout, the worker's
+        // troubles) got no further than the attempt before.
+        const reached = providerStepsStopped(error)?.done ?? done;
+        progressed = stepsDone(reached) > stepsDone(done);
+        done = reached;
+        throw error;
+      } finally {
+        state.organizationId = done.organizationId ?? state.organizationId;
+        state.userId = done.userId ?? state.userId;
+      }
+    };
+    try {
+      const reached = await this.#retriedByActor(attempt, () => progressed);
+      return { inviteUrl: reached.invited?.inviteUrl };
+    } catch (error) {
+      // Without the attempt's details, the step it would have run.
+      const stopped = providerStepsStopped(error);
+      return { failure: { kind: failureKind(error), step: stopped?.step ?? nextProviderStep(done), message: stopped?.message ?? failureMessage(error) } };
+    }
+  }
+
+  /** Sends the invite again (provisions instead while that never succeeded) and records the outcome as a resend. */
+  async #resendInvite(requestedBy?: string): Promise<void> {
+    const { state } = this;
+    if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision(requestedBy);
+    const tenantId = this.#input.tenantId;
+    let outcome: RecordedOutcome;
+    try {
+      // A resend goes by e-mail; no request waits for its link, so the actor does not keep it.
+      await this.#idp.sendInvite(state.userId);
+      outcome = { status: 'succeeded' };
+    } catch (error) {
+      outcome = { status: 'failed', kind: failureKind(error), step: 'invite', message: failureMessage(error) };
+    }
+    const outcomeId = this.#outcomeId('resend');
+    const context = this.#outcomeContext(requestedBy);
+    await this.#stored('recordProvisioningOutcome', () => this.#store.recordProvisioningOutcome(tenantId, outcome, outcomeId, true, context));
+  }
+
+  /**
+   * The provisioning retry policy (the input's) applied by the actor, so its budget is counted in the history: a
+   * failure of a kind that needs an operator, or the last allowed attempt's, ends the step; any other is tried again
+   * after the policy's backoff, on a durable timer. `startsAfresh`, asked after a failed attempt, says it got past a
+   * step: the next step gets the whole budget.
+   */
+  async #retriedByActor<T>(attempt: () => Promise<T>, startsAfresh: () => boolean): Promise<T> {
+    const policy = this.#input.retry;
+    let made = 0;
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (startsAfresh()) made = 0;
+        made += 1;
+        if (attemptsExhausted(policy, made) || NON_RETRYABLE_FAILURE_KINDS.includes(failureKind(error))) throw error;
+        await sleep(retryDelayMs(policy, made));
+      }
+    }
+  }
+
+  /**
+   * A statement of the registry's own, run until it succeeds: its activity already retries, but should it still fail
+   * (a local activity ended by the worker's own troubles while PostgreSQL was down), the failure would otherwise end
+   * the actor's run, and with it the tenant's state, so that the next command started a new actor that provisioned
+   * again. Retried on a durable timer by STORE_RETRY. `finalTypes` are answers, not failures (a tenant that does not
+   * exist).
+   */
+  async #stored<T>(what: string, call: () => Promise<T>, finalTypes: string[] = []): Promise<T> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await call();
+      } catch (error) {
+        // A local activity's failure arrives as its ApplicationFailure itself, a regular one's wrapped in ActivityFailure.
+        const failedCall = error instanceof ActivityFailure || error instanceof ApplicationFailure;
+        if (!failedCall || finalTypes.includes(failureKind(error))) throw error;
+        const delay = retryDelayMs(STORE_RETRY, failures);
+        log.warn('registry statement failed; trying again', { what, retryInMs: delay, error: failureMessage(error) });
+        await sleep(delay);
+      }
+    }
+  }
+}
+
+/** How many of the provider's steps an attempt has done: more than the attempt before means it got further. */
+function stepsDone(done: ProviderStepsDone): number {
+  return [done.organizationId, done.userId, done.member, done.invited].filter(Boolean).length;
+}
+
+/** The details of a failed attempt at the provider's steps; undefined for any other failure. */
+function providerStepsStopped(error: unknown): ProviderStepsStopped | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof ApplicationFailure ? (cause.details?.[0] as ProviderStepsStopped | undefined) : undefined;
+}
+
+function failureKind(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type) return cause.type;
+  return 'unavailable';
+}
+
+function failureMessage(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(error);
+}

@@ -1,0 +1,62 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { RetryPolicy } from '../../domain/retryPolicy.ts';
+import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import type { ProvisioningFailure, ProvisioningOutcome } from './provisioningVocabulary.ts';
+
+/**
+ * Shared by the workflow and its clients (API, operators' docs) so names and payloads cannot drift apart. The task
+ * queue is a setting (TEMPORAL_TASK_QUEUE), the same for the API and the worker.
+ */
+export const tenantActorWorkflowId = (tenantId: string) => `tenant-${tenantId}`;
+
+export type { ProvisioningOutcome, ProvisioningStep } from './provisioningVocabulary.ts';
+
+/** How the provider's steps retry an `unavailable` provider before provisioning counts as failed (PROVISIONING_RETRY_*). */
+export type ProvisioningRetryPolicy = RetryPolicy;
+
+export interface TenantActorState {
+  provisioning: 'idle' | 'running' | 'succeeded' | 'failed' | 'not_requested';
+  organizationId?: string;
+  userId?: string;
+  failure?: ProvisioningFailure;
+  /** Provisioning runs so far, including operator retries. */
+  runs: number;
+  /** The tenant's status and its scheduled lifecycle events, soonest first, as the actor last read them. */
+  timeline?: { status: string | null; upcoming: ScheduledLifecycleEvent[] };
+  /** Set while pushing the claims into the tenant's users fails: retried with backoff until it succeeds. */
+  claimsPush?: { attempts: number; kind: string; lastError: string; retryAt: string };
+}
+
+/** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
+export interface ScheduledLifecycleEvent {
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired';
+  at: string;
+  product?: string;
+}
+
+export interface TenantActorInput {
+  tenantId: string;
+  retry: ProvisioningRetryPolicy;
+  /** Carried across continue-as-new: the state, and the commands not handled yet (an operator's with its requestedBy). */
+  state?: TenantActorState;
+  pending?: TenantActorCommand[];
+  /** Commands handled before continuing as new; default 200. */
+  maxCommandsPerRun?: number;
+}
+
+/** Optional payload of the operator signals; Temporal Web UI may send it empty. */
+export interface OperatorSignalInput {
+  requested_by?: string;
+}
+
+/** Hand-off of provisioning (idempotent: a tenant is provisioned once, whatever the number of hand-offs). */
+export const provisionSignal = defineSignal<[]>('provision');
+/** Hand-off that also waits: the API's tenant creation uses it through update-with-start. */
+export const provisionAndWaitUpdate = defineUpdate<ProvisioningOutcome, []>('provisionAndWait');
+/** Operator: run provisioning again after a failure (each step reuses what earlier runs created). */
+export const retryProvisioningSignal = defineSignal<[OperatorSignalInput?]>('retryProvisioning');
+/** Operator: send the invite e-mail again (provisions first if that never succeeded). */
+export const resendInviteSignal = defineSignal<[OperatorSignalInput?]>('resendInvite');
+/** The tenant's claims changed: push the current bundle into its users' attributes. */
+export const pushClaimsSignal = defineSignal<[]>('pushClaims');
+export const actorStateQuery = defineQuery<TenantActorState>('state');
