@@ -8,7 +8,7 @@ import type { IdpFailureKind } from '../workflows/tenantActor/provisioningVocabu
  * 409 comes back as `rejected`: only the caller knows whether a conflict means "exists already" or "lost a race".
  */
 export function kindForStatus(status: number, oauthError?: string): IdpFailureKind {
-  // 403: the admin client lacks a realm-management role (manage-realm, manage-users...), an admin-client problem too.
+  // 403: the admin client lacks a realm-management role (manage-users, manage-organizations, view-realm), an admin-client problem too.
   if (status === 401 || status === 403) return 'unauthorized';
   // RFC 6749 §5.2: bad client credentials may come back as 400 invalid_client; Keycloak says unauthorized_client.
   if (oauthError === 'invalid_client' || oauthError === 'unauthorized_client') return 'unauthorized';
