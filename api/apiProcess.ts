@@ -25,7 +25,7 @@ const runtime = await startServiceRuntime(settings, log, registryDatabase);
 await probe?.close();
 const { idp } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 const tracing = await startTracing(settings, 'api');
-const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
+const api = await startApi({ settings, authConfig, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp, secretBox: runtime.secretBox });
 shutdownOnSignals(log, [() => api.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
 // Started: the next start (a restart, another replica on this host) loads every module from the compile cache, even
 // if this process is killed rather than stopped (platform/serviceProcessSettings.ts).

@@ -9,16 +9,18 @@ import { requestMetrics } from './middleware/requestMetrics.ts';
 import { requestTracing } from './middleware/requestTracing.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { codecCors } from './middleware/codecCors.ts';
-import { rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
+import { addressRateLimit, rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
 import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import { cachedReadiness } from './readinessChecks.ts';
 import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
+import { systemHostResolver } from '../platform/hostResolver.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -30,7 +32,7 @@ export interface BuiltApp {
 
 /** The parts of the context that createApp makes unless the caller brought its own. */
 function completeContext(deps: AppDependencies): AppContext {
-  const stores = deps.stores ?? postgresStores(deps.orm);
+  const stores = deps.stores ?? postgresStores(deps.orm, deps.secretBox);
   const cache = deps.cache ?? new RegistryCache({ ttlMs: deps.settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: deps.settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const lastUsedMarks = new LastUsedMarks((ids, seconds) => stores.apiKeys.markUsed(ids, seconds), {
     resolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
@@ -53,12 +55,17 @@ function completeContext(deps: AppDependencies): AppContext {
     tenantActorSignals: deps.tenantActors,
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
+    auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },
     keyVerification: {
       keys: stores.apiKeys,
       tenantSnapshot: (id) => stores.tenants.snapshot({ by: 'id', id }),
       cache,
       lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
       markUsed: (keyId) => lastUsedMarks.mark(keyId),
+    },
+    streamTargets: {
+      allowedHosts: deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
+      resolveHost: deps.resolveHost ?? systemHostResolver(deps.settings.AUDIT_STREAM_TIMEOUT_MS),
     },
   };
 }
@@ -90,8 +97,13 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   const publicPaths = publicPathsOf(routes);
+  const classOf = rateLimitClassOf(routes, publicPaths);
+  // Before the token's verification, an address's flood is refused without one; without authentication there is
+  // none to spare, and the per-client limit below is the address's already.
+  const beforeAuth = deps.authConfig.enabled ? addressRateLimit(deps.settings, classOf) : undefined;
+  if (beforeAuth) app.use(beforeAuth);
   app.use(createAuthMiddleware(deps.authConfig, publicPaths));
-  const limits = rateLimit(deps.settings, rateLimitClassOf(routes, publicPaths));
+  const limits = rateLimit(deps.settings, classOf);
   if (limits) app.use(limits);
   app.use(methodNotAllowed(router));
   app.use(routeMatcher(routes, context));

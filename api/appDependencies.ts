@@ -8,6 +8,7 @@ import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import type { AuditReadLimits } from '../domain/audit/auditReadLimits.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import type { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
@@ -16,6 +17,8 @@ import type { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatc
 import type { PayloadCodec } from '@temporalio/common';
 import type { Tracer } from '@opentelemetry/api';
 import type { ApiMetrics } from './apiMetrics.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
+import type { ResolveHost, StreamTargets } from '../domain/auditStreams/streamTargets.ts';
 
 /** What the HTTP layer is built from; tests and the entry point assemble it the same way. */
 export interface AppDependencies {
@@ -45,6 +48,10 @@ export interface AppDependencies {
   payloadCodec?: PayloadCodec;
   /** The aggregates' stores; createApp makes the PostgreSQL ones when none are given. */
   stores?: RegistryStores;
+  /** Seals the secrets the stores keep (REGISTRY_SECRET_KEYS), for the PostgreSQL stores createApp makes. */
+  secretBox: SecretBox;
+  /** How an audit stream's host is resolved when it is created; default: the system resolver. */
+  resolveHost?: ResolveHost;
 }
 
 /**
@@ -58,8 +65,12 @@ export interface AppContext extends AppDependencies, RegistryContext {
   cache: RegistryCache;
   /** Writes POST /v1/audit appends, several to a statement under load. */
   auditAppends: AuditAppendBatcher;
+  /** The slots and statement timeout of the audit exports and integrity checks of this process. */
+  auditReads: AuditReadLimits;
   /** Writes last_used_at of verified keys in batches. */
   lastUsedMarks: LastUsedMarks;
   /** What verify runs on (repository, cache, last_used_at marks). */
   keyVerification: VerifyDependencies;
+  /** Where audit streams may point (AUDIT_STREAM_ALLOWED_HOSTS and the resolver). */
+  streamTargets: StreamTargets;
 }

@@ -41,11 +41,15 @@ export interface ErrorResponse {
 /** How soon to try again after the store was unreachable: about how long a PostgreSQL failover or restart takes. */
 export const STORE_RETRY_AFTER_SECONDS = 2;
 
+/** How soon to try again when the heavy audit reads' slots were all taken (domain/audit/auditReadLimits.ts). */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
 /** The one place where failures become the spec's Error body; anything unexpected is a 500 that leaks nothing. */
 export function errorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppError) {
     const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
     if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
+    if (error.code === 'rate_limited') response.retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
     return response;
   }
   if (isStoreUnreachable(error)) {

@@ -14,7 +14,12 @@ function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boole
   if (route.access === 'public') return added;
   if (options.authEnabled) {
     added[401] = { description: 'no valid bearer token (WWW-Authenticate names the problem)', schema: ErrorBody };
-    added[403] = { description: `the token lacks the scope ${route.access} (or registry:admin)`, schema: ErrorBody };
+    added[403] = {
+      description: `the token lacks the scope ${route.access} (or registry:admin)${route.acrossTenants ? ', or is bound to tenants (its tenant_id claim)' : ''}`,
+      schema: ErrorBody,
+    };
+    // A tenant-bound token (its tenant_id claim) is answered 404 for any tenant it is not bound to.
+    if (route.tenantIn && !route.responses[404]) added[404] = { description: 'no such tenant, or one the token is not bound to', schema: ErrorBody };
   }
   if (options.rateLimited) added[429] = { description: "the caller's rate limit is spent; retry after Retry-After seconds", schema: ErrorBody };
   return added;

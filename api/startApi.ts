@@ -19,6 +19,7 @@ import { startChangeListener } from '../store/changeListener.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
 import { startAuditStreamReconciler } from './temporalClients/auditStreamReconciler.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
 
 export interface RunningApi {
   http: RunningHttpServer;
@@ -34,6 +35,7 @@ export async function startApi(options: {
   orm: Orm;
   temporal: TemporalAccess;
   idp: IdentityProvider;
+  secretBox: SecretBox;
 }): Promise<RunningApi> {
   const { settings, log, orm, idp } = options;
   for (const { level, message } of securityWarnings(settings, options.authConfig)) log[level](message);
@@ -52,7 +54,9 @@ export async function startApi(options: {
   });
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
-  const stores = postgresStores(orm);
+  const stores = postgresStores(orm, options.secretBox);
+  const sealed = await stores.auditStreams.sealPlaintextSecrets();
+  if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
   const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
   const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
   const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
@@ -67,6 +71,7 @@ export async function startApi(options: {
     tenantActors,
     identityProvider: idp,
     payloadCodec: options.temporal.payloadCodec,
+    secretBox: options.secretBox,
     metrics,
     tracer: options.temporal.tracing?.tracer,
     // Only the store decides the status code; the provider and Temporal are reported beside it.

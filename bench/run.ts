@@ -286,6 +286,7 @@ async function main(): Promise<void> {
     ] as { name: string; env: Record<string, string> }[]
   ).filter((variant) => !args.only || variant.name.includes(args.only));
   const payloadKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim() : '';
+  const secretKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'registry-secret-keys'), 'utf8')).trim() : '';
   const started: { name: string; api: Child; load: Omit<Parameters<typeof drive>[0], 'durationSeconds'>; rounds: Measured[] }[] = [];
   let variantsDone = false;
   for (const variant of variants) {
@@ -299,9 +300,9 @@ async function main(): Promise<void> {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'info',
         DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`,
-        DATABASE_MIGRATION_URL: databaseUrl,
         TEMPORAL_ADDRESS: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}`,
         TEMPORAL_PAYLOAD_KEYS: payloadKeys,
+        REGISTRY_SECRET_KEYS: secretKeys,
         IDP_ADMIN_URL: '',
         AUTH_ENABLED: 'false',
         PUBLIC_BASE_URL: serviceUrl,

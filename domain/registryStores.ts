@@ -5,6 +5,7 @@ import type { CatalogRepository } from './catalog/catalogRepository.ts';
 import type { ActorOutbox } from './tenantActor/actorOutboxRepository.ts';
 import type { TenantRepository } from './tenants/tenantRepository.ts';
 import type { InviteLedger } from './provisioning/inviteLedger.ts';
+import type { RoleRepository } from './roles/roleRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -15,4 +16,5 @@ export interface RegistryStores {
   auditStreams: AuditStreamRepository;
   outbox: ActorOutbox;
   invites: InviteLedger;
+  roles: RoleRepository;
 }

@@ -1,3 +1,5 @@
+import { SERVICE_ACTOR_TYPE } from './audit/serviceOwnedActions.ts';
+
 /** Who caused a mutation, as far as the request tells: kept on every audit event the service appends. */
 export interface RequestMeta {
   sourceIp?: string;
@@ -9,4 +11,4 @@ export interface RequestMeta {
 }
 
 /** Mutations made by the service's own workflows rather than an HTTP caller. */
-export const SYSTEM_ACTOR: RequestMeta = { actorId: 'tenant-registry', actorType: 'system', recordedBy: 'tenant-registry' };
+export const SYSTEM_ACTOR: RequestMeta = { actorId: 'tenant-registry', actorType: SERVICE_ACTOR_TYPE, recordedBy: 'tenant-registry' };

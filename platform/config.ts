@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { settingsHoldingPlaceholders } from './placeholderSecrets.ts';
 import { z } from 'zod';
 
 const projectRoot = resolve(import.meta.dirname, '..');
@@ -24,10 +25,16 @@ const Settings = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText,
   /**
-   * The connection that owns the schema and runs migrations; DATABASE_URL is then a runtime role with only the
-   * privileges the service uses (store/runtimeRolePrivileges.ts). Empty: DATABASE_URL migrates too (and owns all).
+   * The connection that owns the schema and runs migrations, for the migration step only (`npm run migrate`,
+   * `npm start`'s own process): the API and the worker refuse to start with it. DATABASE_URL is then a runtime role
+   * with only the privileges the service uses (store/runtimeRolePrivileges.ts). Empty: DATABASE_URL migrates too.
    */
   DATABASE_MIGRATION_URL: optionalText,
+  /**
+   * `id:base64(32 bytes),...`: AES-256-GCM keys of the secrets the registry stores (audit streams' signing secrets),
+   * the first sealing. Required with DATABASE_URL; on the embedded defaults a development key is made in DATA_DIR.
+   */
+  REGISTRY_SECRET_KEYS: optionalText,
   DATA_DIR: z.string().default(resolve(projectRoot, '.data')),
   EMBEDDED_PG_PORT: integer(54329),
   DATABASE_POOL_MAX: integer(10),
@@ -64,6 +71,11 @@ const Settings = z.object({
   TEMPORAL_PAYLOAD_KEYS: optionalText,
   /** Origins allowed to call the codec endpoint from a browser (the Temporal Web UI); default: the local Web UI. */
   CODEC_CORS_ORIGINS: optionalText.transform((v) => v?.split(',').map((o) => o.trim()).filter(Boolean)),
+  /**
+   * Serve the codec endpoint (/codec/decode, /codec/encode) with authentication off, to anyone who reaches the API
+   * (it decrypts invite links); with AUTH_ENABLED it is always served, to registry:admin alone.
+   */
+  CODEC_ENDPOINT_ENABLED: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('tenant-registry'),
   TEMPORAL_DEV_PORT: integer(7233),
@@ -86,8 +98,11 @@ const Settings = z.object({
   OUTBOX_MAX_ATTEMPTS: integer(20),
   /** Days before trial_ends_at that the actor appends tenant.trial_ending. */
   TRIAL_REMINDER_DAYS: integer(3),
-  /** Hosts audit streams may point at (comma-separated host names); empty: any. */
-  AUDIT_STREAM_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /**
+   * The only hosts audit streams may point at (comma-separated names or addresses), whatever they resolve to; empty:
+   * any host whose addresses are public (no loopback, private, link-local, reserved or metadata address).
+   */
+  AUDIT_STREAM_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
   /** Bound on one delivery POST of an audit stream. */
   AUDIT_STREAM_TIMEOUT_MS: integer(5_000),
   /** How often the API makes sure every live audit stream has its delivery workflow. */
@@ -104,6 +119,12 @@ const Settings = z.object({
   RATE_LIMIT_CLAIMS_PER_SECOND: z.coerce.number().min(0).default(0),
   RATE_LIMIT_CLAIMS_BURST: z.coerce.number().int().min(0).default(0),
   /**
+   * With authentication on and a limit configured, each client address may spend this many clients' budgets of a
+   * class before its token is verified (keyed by address: a token's claims are unverified then, and could name
+   * someone else's client). A flood of tokens is refused with 429 without costing a verification.
+   */
+  RATE_LIMIT_ADDRESS_CLIENTS: z.coerce.number().int().min(1).default(10),
+  /**
    * Prometheus `/metrics` of the API and of the worker, each on a listener of its own on HOST; 0 turns one off (no
    * metric is then recorded at all).
    */
@@ -116,16 +137,35 @@ const Settings = z.object({
   READINESS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
   /** Audit appends waiting for the database before POST /v1/audit answers 503 (a bound on memory when it is slow). */
   AUDIT_APPEND_MAX_QUEUED: integer(2_000),
+  /**
+   * Audit exports and integrity checks one API process runs at once (together); one more is answered 429 with
+   * Retry-After instead of waiting. Each walks up to the whole log.
+   */
+  AUDIT_EXPORTS_IN_FLIGHT: integer(2),
+  /** Time limit of each statement of an audit export or integrity check; past it the request answers 503 `unavailable`. */
+  AUDIT_STATEMENT_TIMEOUT_MS: integer(60_000),
   /** Base URL the simulated provider puts in its invite links. */
   PUBLIC_BASE_URL: optionalText,
 });
 export type Settings = z.infer<typeof Settings>;
+
+/**
+ * The settings that hold a secret (IDP_ADMIN_CLIENT_SECRET is read by identityProvider/keycloakSettings.ts from the
+ * same environment), and the placeholders .env.example ships for them: a deployment that copied the example without
+ * replacing a value would run on a secret everyone knows.
+ */
+const SECRET_SETTINGS = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'TEMPORAL_PAYLOAD_KEYS', 'REGISTRY_SECRET_KEYS', 'IDP_ADMIN_CLIENT_SECRET'] as const;
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = Settings.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
+  }
+  // Named, never shown: the message must not carry the value, which may be a real secret around the placeholder.
+  const placeholders = settingsHoldingPlaceholders(env, SECRET_SETTINGS);
+  if (placeholders.length > 0) {
+    throw new Error(`invalid configuration: ${placeholders.join(', ')} still hold a placeholder (change-me…, REPLACE-WITH…): set each to a secret of your own`);
   }
   return parsed.data;
 }

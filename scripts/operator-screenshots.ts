@@ -90,6 +90,8 @@ async function startService(): Promise<ChildProcess> {
     WORKER_METRICS_PORT: '0',
     DATA_DIR,
     LOG_LEVEL: 'info',
+    // The Web UI decodes the history and encodes the signal's input through the codec endpoint (loopback, no authentication).
+    CODEC_ENDPOINT_ENABLED: 'true',
   };
   // Everything embedded: no external database, Temporal or Keycloak even if this shell points at them.
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'IDP_ADMIN_URL', 'AUTH_ENABLED']) delete env[name];

@@ -11,22 +11,26 @@ import { loadAuthConfig } from '../api/auth/authConfig.ts';
 /**
  * `npm start`: the whole service on its embedded defaults — PostgreSQL and a Temporal development server (with Web UI)
  * unless DATABASE_URL / TEMPORAL_ADDRESS are set, the simulated identity provider unless IDP_ADMIN_URL is set — run
- * as a deployment runs it: this process starts the backing services and migrates the schema, then runs the worker
- * (`worker/main.ts`) and the API (`api/main.ts`) as two processes of their own pointed at them. The API's memory and
- * CPU are then its own, as they are in production (docs/decisions.md).
+ * as a deployment runs it: this process starts the backing services and is the migration step (as the schema's owner:
+ * the embedded superuser, or DATABASE_MIGRATION_URL), then runs the worker (`worker/main.ts`) and the API
+ * (`api/main.ts`) as two processes of their own pointed at them, as the runtime role, never handed the owner's URL.
+ * The API's memory and CPU are then its own, as they are in production (docs/decisions.md).
  */
 const settings = loadSettings();
 // Settings the children need are checked here too, so a mistake is reported once, before anything starts.
 loadKeycloakSettings(process.env);
 loadAuthConfig(process.env);
 const log = createLogger(settings.LOG_LEVEL, 'tenant-registry');
-const runtime = await startServiceRuntime(settings, log, registryDatabase);
+const runtime = await startServiceRuntime(settings, log, registryDatabase, { migrates: true });
+// The children run as the runtime role: the owner's URL stays in this process (docs/security.md).
+const runtimeEnv = { ...process.env };
+delete runtimeEnv.DATABASE_MIGRATION_URL;
 const env = {
-  ...process.env,
+  ...runtimeEnv,
   DATABASE_URL: runtime.databaseUrl,
-  DATABASE_MIGRATION_URL: runtime.migrationUrl,
   TEMPORAL_ADDRESS: runtime.temporalAddress,
   TEMPORAL_PAYLOAD_KEYS: formatPayloadKeys(runtime.payloadKeys),
+  REGISTRY_SECRET_KEYS: formatPayloadKeys(runtime.secretKeys),
 };
 const processes = [startServiceProcess('worker', 'worker/main.ts', env, log), startServiceProcess('api', 'api/main.ts', env, log)];
 

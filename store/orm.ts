@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { grantRuntimePrivileges, roleOf } from './runtimeRolePrivileges.ts';
+import { verifyMigratedSchema } from './migratedSchema.ts';
 import type { ServiceDatabase } from '../platform/serviceRuntime.ts';
 
 export type Orm = MikroORM;
@@ -25,9 +26,10 @@ export async function openOrm(databaseUrl: string, poolMax: number): Promise<Orm
 const MIGRATION_LOCK_KEY = 7_202_611_210;
 
 /**
- * Runs pending migrations as the schema's owner under a PostgreSQL advisory lock, so API and worker processes starting
- * together against one database migrate one after the other instead of racing; then grants the runtime role (the
- * role of `runtimeUrl`, when it is another) what it may do. Answers whether the runtime is a role of its own.
+ * Runs pending migrations as the schema's owner under a PostgreSQL advisory lock, so two migration steps started
+ * together against one database (`npm run migrate`, `npm start`) run one after the other instead of racing; then
+ * grants the runtime role (the role of `runtimeUrl`, when it is another) what it may do. Answers whether the runtime
+ * is a role of its own.
  */
 export async function migrate(migrationUrl: string, runtimeUrl: string = migrationUrl): Promise<{ separateRuntimeRole: boolean }> {
   const lock = new pg.Client({ connectionString: migrationUrl });
@@ -46,5 +48,8 @@ export async function migrate(migrationUrl: string, runtimeUrl: string = migrati
   }
 }
 
-/** The registry's database as platform/serviceRuntime.ts starts it: migrated by `migrate`, opened by `openOrm`. */
-export const registryDatabase: ServiceDatabase<Orm> = { migrate, open: openOrm };
+/**
+ * The registry's database as platform/serviceRuntime.ts starts it: migrated by `migrate` (the migration step), found
+ * migrated by `verifyMigratedSchema` (the API and the worker), opened by `openOrm`.
+ */
+export const registryDatabase: ServiceDatabase<Orm> = { migrate, verifySchema: verifyMigratedSchema, open: openOrm };

@@ -1,10 +1,12 @@
-import type { AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import type { AuditReadOptions, AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
 import { auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
 import type { Sql } from './sql.ts';
 import { nativePool } from './nativePool.ts';
+import { withStatementTimeout } from './statementTimeout.ts';
 import type { Orm } from './orm.ts';
 
 const EQUALITY_FILTERS = ['tenant_id', 'product', 'actor_id', 'action'] as const;
@@ -128,13 +130,23 @@ export class PostgresAuditRepository implements AuditRepository {
     return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
   }
 
-  async eventsAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]> {
+  async eventsAfter(
+    filter: AuditFilter & { action_prefix?: string },
+    afterId: number,
+    limit: number,
+    options: AuditReadOptions = {},
+  ): Promise<(AuditRow & { metadata: string | null })[]> {
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(filter, params);
     conditions.push(`id > $${params.push(afterId)}`);
     const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
-    const { rows } = await (await this.#sql()).query<AuditRow & { metadata: string | null }>({ name: `audit_after${shape}`, text, values: params });
+    const { rows } = await this.#read(options, (sql) => sql.query<AuditRow & { metadata: string | null }>({ name: `audit_after${shape}`, text, values: params }));
     return rows;
+  }
+
+  /** A read on the pool, each statement within `options.statementTimeoutMs` when given. */
+  #read<T>(options: AuditReadOptions, work: (sql: Sql) => Promise<T>): Promise<T> {
+    return withStatementTimeout(this.#orm, options.statementTimeoutMs, auditReadTimedOut, work);
   }
 
   async append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
@@ -201,8 +213,9 @@ export class PostgresAuditRepository implements AuditRepository {
    * successor mismatch. Checking up to the end also compares the newest event with the chain head, which a removal
    * of the newest events would leave behind.
    */
-  async integrity(fromId?: number, toId?: number): Promise<AuditIntegrity> {
-    const { rows } = await (await this.#sql()).query<{ checked: string; first_bad_id: string | null; last_id: string | null; last_hash: string | null; head_id: string; head_hash: string }>({
+  async integrity(fromId?: number, toId?: number, options: AuditReadOptions = {}): Promise<AuditIntegrity> {
+    type Verdict = { checked: string; first_bad_id: string | null; last_id: string | null; last_hash: string | null; head_id: string; head_hash: string };
+    const { rows } = await this.#read(options, (sql) => sql.query<Verdict>({
       name: 'audit_integrity',
       text: `with bounds as (
                select coalesce($1::bigint, 1) as from_id, coalesce($2::bigint, 9223372036854775807) as to_id
@@ -222,7 +235,7 @@ export class PostgresAuditRepository implements AuditRepository {
                     h.last_id as head_id, h.last_hash as head_hash
                from audit_chain_head h`,
       values: [fromId ?? null, toId ?? null],
-    });
+    }));
     const r = rows[0]!;
     const result: AuditIntegrity = {
       ok: r.first_bad_id === null,

@@ -4,17 +4,20 @@ import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
 
 interface StreamRow {
   id: string;
   url: string;
-  secret: string;
   filter: AuditStreamFilter | string;
   start_after_id: string | number;
   delivered_through_id: string | number;
   created_at: Date | string;
   deleted_at: Date | string | null;
 }
+
+/** What the secret is sealed to: a stream's sealed secret opens only on its own row. */
+const secretContext = (streamId: string) => `audit_stream:${streamId}`;
 
 const toRecord = (row: StreamRow): AuditStreamRecord => ({
   id: row.id,
@@ -26,11 +29,18 @@ const toRecord = (row: StreamRow): AuditStreamRecord => ({
   deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
 });
 
+/**
+ * Stream secrets are stored sealed (`secret_encrypted`, platform/secretBox.ts) and opened only for the delivering
+ * activity. A row written before sealing keeps its plaintext `secret` until `sealPlaintextSecrets` (run at the API's
+ * start) seals it; meanwhile it is read as it is.
+ */
 export class PostgresAuditStreamRepository implements AuditStreamRepository {
   readonly #orm: Orm;
+  readonly #secrets: SecretBox;
 
-  constructor(orm: Orm) {
+  constructor(orm: Orm, secrets: SecretBox) {
     this.#orm = orm;
+    this.#secrets = secrets;
   }
 
   /**
@@ -41,10 +51,10 @@ export class PostgresAuditStreamRepository implements AuditStreamRepository {
     return nativeTransaction(this.#orm, async (sql) => {
       const { rows: [row] } = await sql.query<StreamRow>({
         name: 'audit_stream_create',
-        text: `insert into audit_streams (id, url, secret, filter, start_after_id, delivered_through_id)
+        text: `insert into audit_streams (id, url, secret_encrypted, filter, start_after_id, delivered_through_id)
                select $1, $2, $3, $4::jsonb, h.last_id, h.last_id from audit_chain_head h
-               returning id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at`,
-        values: [stream.id, stream.url, stream.secret, JSON.stringify(stream.filter)],
+               returning id, url, filter, start_after_id, delivered_through_id, created_at, deleted_at`,
+        values: [stream.id, stream.url, this.#secrets.seal(stream.secret, secretContext(stream.id)), JSON.stringify(stream.filter)],
       });
       await appendAuditEvent(sql, event, meta);
       return toRecord(row!);
@@ -53,7 +63,7 @@ export class PostgresAuditStreamRepository implements AuditStreamRepository {
 
   async listActive(): Promise<AuditStreamRecord[]> {
     const rows = await this.#orm.em.fork().execute<StreamRow[]>(
-      `select id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at
+      `select id, url, filter, start_after_id, delivered_through_id, created_at, deleted_at
          from audit_streams where deleted_at is null order by created_at, id`,
     );
     return rows.map(toRecord);
@@ -73,11 +83,25 @@ export class PostgresAuditStreamRepository implements AuditStreamRepository {
   }
 
   async findDeliverable(id: string): Promise<DeliverableAuditStream | undefined> {
-    const [row] = await this.#orm.em.fork().execute<StreamRow[]>(
-      `select id, url, secret, filter, start_after_id, delivered_through_id, created_at, deleted_at from audit_streams where id = ?`,
+    const [row] = await this.#orm.em.fork().execute<(StreamRow & { secret: string | null; secret_encrypted: string | null })[]>(
+      `select id, url, secret, secret_encrypted, filter, start_after_id, delivered_through_id, created_at, deleted_at from audit_streams where id = ?`,
       [id],
     );
-    return row ? { ...toRecord(row), secret: row.secret } : undefined;
+    if (!row) return undefined;
+    const secret = row.secret_encrypted === null ? row.secret! : this.#secrets.open(row.secret_encrypted, secretContext(row.id));
+    return { ...toRecord(row), secret };
+  }
+
+  async sealPlaintextSecrets(): Promise<number> {
+    const em = this.#orm.em.fork();
+    const rows = await em.execute<{ id: string; secret: string }[]>('select id, secret from audit_streams where secret_encrypted is null');
+    for (const row of rows) {
+      await em.execute('update audit_streams set secret_encrypted = ?, secret = null where id = ? and secret_encrypted is null', [
+        this.#secrets.seal(row.secret, secretContext(row.id)),
+        row.id,
+      ]);
+    }
+    return rows.length;
   }
 
   async recordProgress(id: string, deliveredThroughId: number, lastError: string | null): Promise<void> {

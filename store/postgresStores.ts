@@ -1,5 +1,6 @@
 import type { RegistryStores } from '../domain/registryStores.ts';
 import type { Orm } from './orm.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
 import { PostgresActorOutbox } from './postgresActorOutbox.ts';
 import { PostgresApiKeyRepository } from './postgresApiKeyRepository.ts';
 import { PostgresAuditRepository } from './postgresAuditRepository.ts';
@@ -7,15 +8,18 @@ import { PostgresAuditStreamRepository } from './postgresAuditStreamRepository.t
 import { PostgresCatalogRepository } from './postgresCatalogRepository.ts';
 import { PostgresTenantRepository } from './postgresTenantRepository.ts';
 import { PostgresInviteLedger } from './postgresInviteLedger.ts';
+import { PostgresRoleRepository } from './postgresRoleRepository.ts';
 
-export function postgresStores(orm: Orm): RegistryStores {
+/** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
+export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
   return {
     tenants: new PostgresTenantRepository(orm),
     catalog: new PostgresCatalogRepository(orm),
     apiKeys: new PostgresApiKeyRepository(orm),
     audit: new PostgresAuditRepository(orm),
-    auditStreams: new PostgresAuditStreamRepository(orm),
+    auditStreams: new PostgresAuditStreamRepository(orm, secrets),
     outbox: new PostgresActorOutbox(orm),
     invites: new PostgresInviteLedger(orm),
+    roles: new PostgresRoleRepository(orm),
   };
 }

@@ -181,6 +181,10 @@ export class PostgresTenantRepository implements TenantRepository {
       conditions.push(`${column} = ${param(value)}`);
       shape += `_${column}`;
     }
+    if (filter.ids !== undefined) {
+      conditions.push(`id = any(${param(filter.ids.filter(isUuid))}::uuid[])`);
+      shape += '_ids';
+    }
     if (filter.prefix !== undefined) {
       // LIKE's own wildcards in the caller's text are literal characters.
       const pattern = param(`${filter.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);

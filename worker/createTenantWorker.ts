@@ -9,6 +9,9 @@ import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantActorActivities } from '../activities/tenantActor/tenantActorActivities.ts';
 import { createAuditStreamActivities } from '../activities/auditStream/auditStreamActivities.ts';
 import { postgresStores } from '../store/postgresStores.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
+import { systemHostResolver } from '../platform/hostResolver.ts';
+import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -64,8 +67,14 @@ export interface TenantWorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** Tenant actors kept in memory between tasks (WORKER_MAX_CACHED_WORKFLOWS); default: the SDK's. */
   maxCachedWorkflows?: number;
-  /** Bound on one audit stream delivery (AUDIT_STREAM_TIMEOUT_MS). */
+  /** Bound on one audit stream delivery (AUDIT_STREAM_TIMEOUT_MS), and on resolving its host. */
   auditStreamTimeoutMs?: number;
+  /** AUDIT_STREAM_ALLOWED_HOSTS */
+  auditStreamAllowedHosts?: readonly string[];
+  /** How a stream's host is resolved at each delivery; default: the system resolver. */
+  resolveHost?: ResolveHost;
+  /** Opens the secrets the stores keep (REGISTRY_SECRET_KEYS). */
+  secretBox: SecretBox;
   /** TRIAL_REMINDER_DAYS */
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
@@ -74,11 +83,19 @@ export interface TenantWorkerOptions {
 }
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
-export function workerActivities(options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'trialReminderDays' | 'metrics'>) {
-  const stores = postgresStores(options.orm);
+export function workerActivities(
+  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics'>,
+) {
+  const stores = postgresStores(options.orm, options.secretBox);
+  const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
   return {
     ...createTenantActorActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays, metrics: options.metrics }),
-    ...createAuditStreamActivities({ streams: stores.auditStreams, audit: stores.audit, timeoutMs: options.auditStreamTimeoutMs ?? 5_000 }),
+    ...createAuditStreamActivities({
+      streams: stores.auditStreams,
+      audit: stores.audit,
+      timeoutMs,
+      targets: { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) },
+    }),
   };
 }
 

@@ -6,9 +6,14 @@ import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantWorker } from './createTenantWorker.ts';
 import { startWorkerMetrics } from './workerMetricsEndpoint.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
+import type { SecretBox } from '../platform/secretBox.ts';
+import { temporalWithoutTlsWarning } from '../platform/temporal/temporalWithoutTlsWarning.ts';
 
 /** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
-export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider }) {
+export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider; secretBox: SecretBox }) {
+  // The worker's share of api/securityWarnings.ts: it reaches the same Temporal.
+  const withoutTls = temporalWithoutTlsWarning(options.settings);
+  if (withoutTls) options.log[withoutTls.level](withoutTls.message);
   const observed = options.settings.WORKER_METRICS_PORT > 0 ? await startWorkerMetrics(options.settings.WORKER_METRICS_PORT, options.settings.HOST, options.log) : undefined;
   // No signal handlers of the SDK's own: on SIGTERM it would shut the worker down by itself, racing shutdownOnSignals'
   // ordered steps (the process could end before the store was closed and the log said "stopped").
@@ -23,6 +28,8 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     idp: options.idp,
     maxCachedWorkflows: options.settings.WORKER_MAX_CACHED_WORKFLOWS,
     auditStreamTimeoutMs: options.settings.AUDIT_STREAM_TIMEOUT_MS,
+    auditStreamAllowedHosts: options.settings.AUDIT_STREAM_ALLOWED_HOSTS,
+    secretBox: options.secretBox,
     trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
   });
   const running = worker.run();

@@ -17,7 +17,7 @@ const runtime = await startServiceRuntime(settings, log, registryDatabase);
 const { idp, kind } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);
 log.info({ identityProvider: kind }, 'identity provider selected');
 const tracing = await startTracing(settings, 'worker');
-const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp });
+const worker = await startWorker({ settings, log, orm: runtime.orm, temporal: { ...runtime.temporal, tracing }, idp, secretBox: runtime.secretBox });
 shutdownOnSignals(log, [() => worker.stop(), async () => tracing?.shutdown(), () => runtime.stop()]);
 // Started: the next start loads every module from the compile cache (platform/serviceProcessSettings.ts).
 flushCompileCache();

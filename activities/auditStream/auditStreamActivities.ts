@@ -1,8 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { fetch, type Agent } from 'undici';
 import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
 import { auditEventJson } from '../../domain/audit/auditEventRow.ts';
 import type { AuditStreamRepository } from '../../domain/auditStreams/auditStreamRepository.ts';
 import { signDelivery } from '../../domain/auditStreams/streamSignature.ts';
+import { resolveStreamTarget, streamHost, type StreamTargets } from '../../domain/auditStreams/streamTargets.ts';
+import { agentPinnedTo } from '../../platform/pinnedAgent.ts';
 import type { AuditStreamProgress } from '../../workflows/auditStream/auditStreamMessages.ts';
 
 /** Events read per step; each is still POSTed on its own, in id order. */
@@ -13,6 +16,8 @@ export interface AuditStreamActivityOptions {
   audit: AuditRepository;
   /** Bound on one POST to the receiver (AUDIT_STREAM_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Where a stream may deliver (AUDIT_STREAM_ALLOWED_HOSTS) and how its host is resolved. */
+  targets: StreamTargets;
   /** How long one activity waits for new events before handing back to the workflow. */
   longPollMs?: number;
   /** How often it looks for new events meanwhile. */
@@ -20,8 +25,8 @@ export interface AuditStreamActivityOptions {
 }
 
 /** One delivery: the event's JSON as the body, signed; anything but a 2xx (redirects included) is a failure. */
-async function post(url: string, body: string, secret: string, eventId: number, streamId: string, timeoutMs: number): Promise<void> {
-  let response: Response;
+async function post(url: string, agent: Agent, body: string, secret: string, eventId: number, streamId: string, timeoutMs: number): Promise<void> {
+  let response: Awaited<ReturnType<typeof fetch>>;
   try {
     response = await fetch(url, {
       method: 'POST',
@@ -32,12 +37,14 @@ async function post(url: string, body: string, secret: string, eventId: number, 
         'x-registry-stream-id': streamId,
       },
       body,
-      // A redirect could lead past AUDIT_STREAM_ALLOWED_HOSTS: it is not followed.
+      // A redirect could lead to a host the stream target rule refuses: it is not followed.
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
+      dispatcher: agent,
     });
   } catch (error) {
-    throw ApplicationFailure.retryable(`delivery of event ${eventId} failed: ${(error as Error).message}`, 'receiver_unreachable');
+    const cause = (error as Error).cause as Error | undefined;
+    throw ApplicationFailure.retryable(`delivery of event ${eventId} failed: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`, 'receiver_unreachable');
   }
   await response.body?.cancel();
   if (response.status < 200 || response.status > 299) {
@@ -46,15 +53,17 @@ async function post(url: string, body: string, secret: string, eventId: number, 
 }
 
 export function createAuditStreamActivities(options: AuditStreamActivityOptions) {
-  const { streams, audit, timeoutMs } = options;
+  const { streams, audit, timeoutMs, targets } = options;
   const longPollMs = options.longPollMs ?? 15_000;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   return {
     /**
      * Delivers the stream's next events after `afterId` (or after the heartbeat of an earlier attempt), one POST each,
      * in id order, heartbeating the id of each one delivered; returns once a batch went out, or after waiting
-     * `longPollMs` for events. A failed POST fails the attempt, and the workflow's retry policy backs off. The stream
-     * is looked up on every step, so a deletion stops delivery at the next one.
+     * `longPollMs` for events. Each batch resolves the stream's host and checks every address it gets (the stream
+     * target rule), then connects only to those: a refused target fails the attempt like a failing receiver. A failed
+     * POST fails the attempt, and the workflow's retry policy backs off. The stream is looked up on every step, so a
+     * deletion stops delivery at the next one.
      */
     async deliverAuditStreamBatch(streamId: string, afterId: number): Promise<AuditStreamProgress> {
       const context = Context.current();
@@ -66,16 +75,27 @@ export function createAuditStreamActivities(options: AuditStreamActivityOptions)
         if (!stream || stream.deletedAt) return { status: 'deleted' };
         const events = await audit.eventsAfter(stream.filter, cursor, BATCH);
         if (events.length > 0) {
-          for (const row of events) {
-            const id = Number(row.id);
-            try {
-              await post(stream.url, auditEventJson(row), stream.secret, id, streamId, timeoutMs);
-            } catch (error) {
-              await streams.recordProgress(streamId, cursor, (error as Error).message);
-              throw error;
+          const target = await resolveStreamTarget(streamHost(stream.url), targets);
+          if ('refused' in target) {
+            const message = `delivery of event ${events[0]!.id} refused: ${target.refused}`;
+            await streams.recordProgress(streamId, cursor, message);
+            throw ApplicationFailure.retryable(message, 'target_refused');
+          }
+          const agent = agentPinnedTo(target.addresses);
+          try {
+            for (const row of events) {
+              const id = Number(row.id);
+              try {
+                await post(stream.url, agent, auditEventJson(row), stream.secret, id, streamId, timeoutMs);
+              } catch (error) {
+                await streams.recordProgress(streamId, cursor, (error as Error).message);
+                throw error;
+              }
+              cursor = id;
+              context.heartbeat(cursor);
             }
-            cursor = id;
-            context.heartbeat(cursor);
+          } finally {
+            await agent.destroy();
           }
           await streams.recordProgress(streamId, cursor, null);
           return { status: 'delivering', deliveredThroughId: cursor };

@@ -5,6 +5,7 @@ import { claimsOfSnapshot } from '../../domain/claims/resolveClaims.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../../domain/tenants/lifecycleTimeline.ts';
 import type { RegistryStores } from '../../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
+import type { OperatorRequest } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import {
   isRetryableFailure,
@@ -18,6 +19,21 @@ import {
 import { IdpError, type IdentityProvider, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 import { isStoreUnreachable } from '../../store/storeUnreachable.ts';
+
+/** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
+export interface OutcomeContext {
+  userId?: string;
+  organizationId?: string;
+  request?: OperatorRequest;
+}
+
+/**
+ * Who asked, in the outcome event: `requested_by` the requester (the token's client through the API), `note` what an
+ * API caller said of itself, `requested_via` whether the registry or Temporal authenticated the requester.
+ */
+function requestMetadata({ requestedBy, note, requestedVia }: OperatorRequest): Record<string, string> {
+  return { ...(requestedBy ? { requested_by: requestedBy } : {}), ...(note ? { note } : {}), requested_via: requestedVia };
+}
 
 /**
  * Provider errors become ApplicationFailures typed by their kind: the workflow's retry policy retries only
@@ -186,13 +202,13 @@ export function createTenantActorActivities(deps: {
       outcome: RecordedOutcome,
       outcomeId: string,
       resend = false,
-      context: { userId?: string; organizationId?: string; requestedBy?: string } = {},
+      context: OutcomeContext = {},
     ): Promise<void> {
       const metadata: Record<string, unknown> = { outcome_id: outcomeId, resend };
-      // The provider's ids lead from the tenant to GET /v1/users/{id}/memberships; requested_by names the operator.
+      // The provider's ids lead from the tenant to GET /v1/users/{id}/memberships.
       if (context.userId) metadata.user_id = context.userId;
       if (context.organizationId) metadata.organization_id = context.organizationId;
-      if (context.requestedBy) metadata.requested_by = context.requestedBy;
+      if (context.request) Object.assign(metadata, requestMetadata(context.request));
       if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
       metrics?.provisioningOutcomes.inc({
         command: resend ? 'resend' : 'provision',

@@ -8,8 +8,11 @@ export const SCOPES = {
   'keys:verify': 'verify API keys (products)',
   'claims:read': "resolve a user's claims and memberships (the identity provider's mapper)",
   'audit:read': 'read, export and check the audit log; list audit streams',
-  'audit:write': 'append audit events; create and delete audit streams',
+  'audit:write': 'append audit events',
+  'audit:streams': 'create and delete audit streams: where the registry sends every tenant\'s audit events',
   'provisioning:operate': 'resend invites and retry provisioning',
+  'members:read': 'read permissions and roles',
+  'members:write': 'define and delete permissions; create, change and delete roles',
   'registry:admin': 'everything, including decoding Temporal payloads',
 } as const;
 

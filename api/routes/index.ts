@@ -5,6 +5,8 @@ import { claimsRoutes } from './claims/index.ts';
 import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
+import { permissionRoutes } from './permissions/index.ts';
+import { roleRoutes } from './roles/index.ts';
 import { tenantRoutes } from './tenants/index.ts';
 import { temporalCodecRoutes } from './temporalCodec/index.ts';
 
@@ -18,5 +20,7 @@ export const allRoutes = [
   ...claimsRoutes,
   ...auditRoutes,
   ...identityProviderRoutes,
+  ...permissionRoutes,
+  ...roleRoutes,
   ...temporalCodecRoutes,
 ];

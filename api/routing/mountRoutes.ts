@@ -2,8 +2,11 @@ import type { Context, Middleware } from 'koa';
 import type Router from '@koa/router';
 import { AppError, invalidInput } from '../../domain/errors.ts';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
+import type { Caller } from '../../domain/access/caller.ts';
+import { requireReach, requireUnbound } from '../../domain/access/tenantReach.ts';
+import { callerOf } from '../auth/callerBinding.ts';
 import type { AppContext } from '../appDependencies.ts';
-import { grants, scopesOf } from '../auth/scopes.ts';
+import { ADMIN_SCOPE, grants, scopesOf } from '../auth/scopes.ts';
 import { readJsonBody } from '../middleware/readJsonBody.ts';
 import { jsonInputProblem, parseInput } from './parseInput.ts';
 import { requestMeta } from './requestMeta.ts';
@@ -19,7 +22,9 @@ export function mountRoute(router: Router, route: AnyRoute, context: AppContext)
 /** The operation as Koa middleware: validates its input, runs the handler, writes its response. */
 export function routeMiddleware(route: AnyRoute, context: AppContext): Middleware {
   const { authConfig } = context;
-  const needed = authConfig.enabled && authConfig.requireScopes && route.access !== 'public' ? route.access : undefined;
+  // An operation for registry:admin alone (the codec, which decrypts invite links) keeps it even with AUTH_REQUIRE_SCOPES=false.
+  const scoped = authConfig.enabled && (authConfig.requireScopes || route.access === ADMIN_SCOPE);
+  const needed = scoped && route.access !== 'public' ? route.access : undefined;
   const template = route.path;
   return async (ctx) => {
     // The route template, for metrics and traces: never the raw path, which carries ids.
@@ -40,7 +45,14 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
       // Only an absent body counts as none: a JSON null is a body, and not the object the operation takes.
       body = parseInput(route.body, raw === undefined ? {} : raw, 'body');
     }
-    const response = await route.handler({ params, query, body } as never, new OperationScope(context, ctx));
+    const scope = new OperationScope(context, ctx);
+    if (route.acrossTenants !== undefined) requireUnbound(scope.caller.reach, route.acrossTenants);
+    if (route.tenantIn !== undefined) {
+      const [where, field] = route.tenantIn.split('.') as ['params' | 'query' | 'body', string];
+      const tenantId = ({ params, query, body } as Record<string, Record<string, unknown> | undefined>)[where]?.[field];
+      if (typeof tenantId === 'string') requireReach(scope.caller.reach, tenantId);
+    }
+    const response = await route.handler({ params, query, body } as never, scope);
     ctx.status = response.status;
     if (response.jsonText !== undefined) {
       ctx.type = 'application/json';
@@ -58,6 +70,7 @@ class OperationScope implements RouteScope {
   readonly deps: AppContext;
   readonly ctx: Context;
   #meta: RequestMeta | undefined;
+  #caller: Caller | undefined;
 
   constructor(deps: AppContext, ctx: Context) {
     this.deps = deps;
@@ -67,6 +80,11 @@ class OperationScope implements RouteScope {
   /** Who asked and from where, made on first use (the operations that write the audit log). */
   get meta(): RequestMeta {
     return (this.#meta ??= requestMeta(this.ctx));
+  }
+
+  /** What the token binds the caller to, made on first use. */
+  get caller(): Caller {
+    return (this.#caller ??= callerOf(this.ctx.state.principal as Record<string, unknown> | undefined));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
+import type { Caller } from '../../domain/access/caller.ts';
 import type { AppContext } from '../appDependencies.ts';
 import type { RouteAccess } from '../auth/scopes.ts';
 
@@ -16,6 +17,8 @@ export interface RouteResponse {
 /** What a handler gets besides its validated input; `meta` is made on first access (the hot paths never need it). */
 export interface RouteScope {
   readonly meta: RequestMeta;
+  /** What the caller's token binds it to (its tenants, its product); made on first access. */
+  readonly caller: Caller;
   deps: AppContext;
   ctx: Context;
 }
@@ -50,6 +53,13 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   responses: Record<number, { description: string; schema?: z.ZodType; contentTypes?: string[]; links?: Record<string, ResponseLink> }>;
   /** Marks operations that SPEC.md does not list (documented as additions). */
   extension?: boolean;
+  /**
+   * Where the operation names its tenant, checked against a tenant-bound caller before the handler runs (404 for a
+   * tenant it may not reach); an operation that finds its tenant otherwise checks it in its service.
+   */
+  tenantIn?: 'params.id' | 'query.tenant_id' | 'body.tenant_id';
+  /** An operation over every tenant or none (creating one, the audit streams): refused to a tenant-bound caller. */
+  acrossTenants?: string;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;
 }
 

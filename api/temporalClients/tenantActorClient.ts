@@ -41,7 +41,12 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
   }
 }
 
-const operatorInput = (command: OperatorCommand): OperatorSignalInput => (command.requestedBy ? { requested_by: command.requestedBy } : {});
+/** The API's signal payload; a command that came through Temporal never passes here. */
+const operatorInput = ({ requestedBy, note }: OperatorCommand): OperatorSignalInput => ({
+  requested_via: 'api',
+  ...(requestedBy ? { requested_by: requestedBy } : {}),
+  ...(note ? { note } : {}),
+});
 
 /** gRPC status 4, as the client reports a call that ran out of its deadline (also when wrapped by the SDK). */
 function isDeadlineExceeded(error: unknown): boolean {

@@ -8,8 +8,9 @@ psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname postgres \
   -v registry_app_password="$REGISTRY_APP_DB_PASSWORD" \
   -v temporal_password="$TEMPORAL_DB_PASSWORD" \
   -v keycloak_password="$KEYCLOAK_DB_PASSWORD" <<'SQL'
--- The Tenant Registry: `registry` owns the schema and runs the migrations (DATABASE_MIGRATION_URL); the service runs
--- as `registry_app` (DATABASE_URL), which the migrations grant only what it uses (store/runtimeRolePrivileges.ts).
+-- The Tenant Registry: `registry` owns the schema and runs the migrations (DATABASE_MIGRATION_URL of the compose
+-- migrate service only); the API and the worker run as `registry_app` (DATABASE_URL), which the migrate service
+-- grants only what it uses (store/runtimeRolePrivileges.ts).
 CREATE ROLE registry LOGIN PASSWORD :'registry_password';
 CREATE DATABASE tenant_registry OWNER registry;
 CREATE ROLE registry_app LOGIN PASSWORD :'registry_app_password';

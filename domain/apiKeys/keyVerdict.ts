@@ -12,13 +12,15 @@ export interface VerifyRequirements {
 
 /**
  * The verdict on a key whose hash matched, first failing rule wins: the key's own state (revoked, then expired),
- * then its tenant, then what the caller asked (product, then scopes). A requirement that is present but malformed
+ * then its tenant, then the product the caller's token is bound to, then what the caller asked (product, then scopes). A requirement that is present but malformed
  * fails closed with its own code: a product that cannot be matched, scopes that cannot be proven.
  */
-export function keyVerdict(key: VerifiableKey, tenantStatus: string, wants: VerifyRequirements, now: number): VerifyCode {
+export function keyVerdict(key: VerifiableKey, tenantStatus: string, wants: VerifyRequirements, now: number, boundProduct?: string): VerifyCode {
   if (key.revoked) return 'REVOKED';
   if (key.expiresAt !== null && key.expiresAt <= now) return 'EXPIRED';
   if (!tenantMayUseApiKeys(tenantStatus)) return 'TENANT_INACTIVE';
+  // A product's token checks its own product whether or not the request names one (SPEC-EXTENSIONS §12).
+  if (boundProduct !== undefined && key.product !== null && key.product !== boundProduct) return 'WRONG_PRODUCT';
   if (wants.product !== undefined && (typeof wants.product !== 'string' || (key.product !== null && key.product !== wants.product))) {
     return 'WRONG_PRODUCT';
   }

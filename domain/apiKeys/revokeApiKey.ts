@@ -1,13 +1,15 @@
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { RegistryContext } from '../registryContext.ts';
+import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 
 /**
  * Sets revoked_at once; revoking a revoked key is a no-op so retries are safe and the first timestamp stands.
  * Once committed, this replica refuses the key at once (the others when they hear the change's NOTIFY).
  */
-export async function revokeApiKey({ stores, effects }: RegistryContext, id: string, meta: RequestMeta): Promise<void> {
+export async function revokeApiKey({ stores, effects }: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<void> {
   const revoked = await stores.apiKeys.change(id, meta, (key, now) => {
+    requireReach(reach, key.tenantId, 'API key');
     if (key.revokedAt) return { result: { prefix: key.prefix } };
     return {
       revokedAt: now,

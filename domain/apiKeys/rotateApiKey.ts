@@ -3,6 +3,7 @@ import type { RequestMeta } from '../requestMeta.ts';
 import { withoutHash, type ApiKeyRecord } from './apiKeyRecord.ts';
 import type { ApiKeyChange, LockedApiKey } from './apiKeyRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
+import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import { newApiKey } from './createApiKey.ts';
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
@@ -48,8 +49,18 @@ export function planRotation(key: LockedApiKey, now: Date, graceSeconds: number)
 }
 
 /** Once committed, the old key's new end holds on this replica at once (on the others when they hear the NOTIFY). */
-export async function rotateApiKey({ stores, effects }: RegistryContext, id: string, graceSeconds: number, meta: RequestMeta): Promise<Rotation> {
-  const rotation = await stores.apiKeys.change(id, meta, (key, now) => planRotation(key, now, graceSeconds));
+export async function rotateApiKey(
+  { stores, effects }: RegistryContext,
+  id: string,
+  graceSeconds: number,
+  meta: RequestMeta,
+  reach: TenantReach = EVERY_TENANT,
+): Promise<Rotation> {
+  const rotation = await stores.apiKeys.change(id, meta, (key, now) => {
+    // A key of a tenant the caller may not reach is answered as no key at all, and nothing is written.
+    requireReach(reach, key.tenantId, 'API key');
+    return planRotation(key, now, graceSeconds);
+  });
   if (!rotation) throw notFound('API key');
   effects.follow({ staleApiKeys: [rotation.oldPrefix] });
   return rotation;

@@ -4,6 +4,8 @@ import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
+import { reaches } from '../access/tenantReach.ts';
+import type { Caller } from '../access/caller.ts';
 
 const NOT_FOUND: ApiKeyVerify = { valid: false, code: 'NOT_FOUND' };
 
@@ -26,7 +28,8 @@ export interface VerifyDependencies {
  * never costs a read, nor does a prefix just found to have no key; time-based rules are judged on every call. Nothing about the key is told before its hash
  * matched: whoever knows only a prefix learns NOT_FOUND.
  */
-export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Promise<ApiKeyVerify> {
+/** `caller`: what the asking product's token binds it to; a key of a tenant it may not reach is NOT_FOUND. */
+export async function verifyApiKey(body: unknown, deps: VerifyDependencies, caller?: Caller): Promise<ApiKeyVerify> {
   const wants = (typeof body === 'object' && body !== null ? body : {}) as VerifyRequirements & { key?: unknown };
   if (typeof wants.key !== 'string') return NOT_FOUND;
   const parsed = parseApiKey(wants.key);
@@ -54,6 +57,7 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
     cache?.putApiKey(parsed.prefix, key, generation);
   }
   if (!hashMatches(parsed.plaintext, key.keyHash)) return NOT_FOUND;
+  if (caller && !reaches(caller.reach, key.tenantId)) return NOT_FOUND;
   if (tenantStatus === undefined) {
     let tenant = cache?.tenant(key.tenantId);
     if (!tenant) {
@@ -70,7 +74,7 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies): Pro
     tenantStatus = tenant.status;
   }
   const now = Date.now();
-  const code = keyVerdict(key, tenantStatus, wants, now);
+  const code = keyVerdict(key, tenantStatus, wants, now, caller?.boundProduct);
   if (code !== 'VALID') return { valid: false, code };
   if (now - key.lastUsedAt > deps.lastUsedResolutionSeconds * 1000) {
     // Marked at once, so the verifies that follow on this replica do not each mark it again.

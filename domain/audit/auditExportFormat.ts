@@ -9,16 +9,24 @@ export const CSV_COLUMNS = [
   'target_type', 'target_name', 'product', 'metadata', 'source_ip', 'user_agent', 'recorded_by', 'hash',
 ] as const;
 
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
+/** The first characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell: one a spreadsheet would take for a formula gets a leading `'` (shown as text, never evaluated); then
+ * RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+ */
 export function csvField(value: string | null): string {
   if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 
 export function csvLine(row: ExportRow): string {
   const fields = CSV_COLUMNS.map((column) => {
+    // The two columns the service generates, a positive integer and an ISO timestamp, need no neutralising.
     if (column === 'id') return String(Number(row.id));
     if (column === 'created_at') return isoOfStoredTimestamp(row.created_at);
     return csvField(row[column]);

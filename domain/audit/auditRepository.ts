@@ -5,12 +5,25 @@ import type { AuditRow } from './auditEventRow.ts';
 /** An idempotent append's outcome: the event (new, or the one the key first recorded), or a key reused for another body. */
 export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conflict: true };
 
+/**
+ * A time limit on each statement of a read: one that runs longer is stopped by the database and the read rejects
+ * with `unavailable` (auditReadTimedOut). Without it a statement runs as long as it takes.
+ */
+export interface AuditReadOptions {
+  statementTimeoutMs?: number;
+}
+
 /** The audit log's store (store/postgresAuditRepository.ts). */
 export interface AuditRepository {
   /** A page of GET /v1/audit as its JSON text, newest first. */
   pageJson(query: AuditQuery): Promise<string>;
   /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
-  eventsAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number): Promise<(AuditRow & { metadata: string | null })[]>;
+  eventsAfter(
+    filter: AuditFilter & { action_prefix?: string },
+    afterId: number,
+    limit: number,
+    options?: AuditReadOptions,
+  ): Promise<(AuditRow & { metadata: string | null })[]>;
   /** Appends one event on its own (POST /v1/audit goes through the batcher instead). */
   append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent>;
   /**
@@ -26,5 +39,5 @@ export interface AuditRepository {
    */
   appendIdempotent(scope: string, key: string, requestHash: string, event: AuditAppend, meta: RequestMeta): Promise<IdempotentAppend>;
   /** Recomputes the chain over the id range and compares with the stored hashes. */
-  integrity(fromId?: number, toId?: number): Promise<AuditIntegrity>;
+  integrity(fromId?: number, toId?: number, options?: AuditReadOptions): Promise<AuditIntegrity>;
 }

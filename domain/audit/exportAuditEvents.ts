@@ -1,6 +1,7 @@
 import type { AuditExportQuery } from '../schemas/audit.ts';
 import type { AuditRepository } from './auditRepository.ts';
 import { CSV_HEADER, csvLine, ndjsonLine } from './auditExportFormat.ts';
+import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
 
 /**
  * Events per read: one keyset step over the id index, ~100 KB of text. 1,000 exported as fast, but each batch's rows
@@ -14,19 +15,57 @@ export const EXPORT_BATCH = 250;
  * consumer asks for it, so a slow reader holds back the reads and memory stays one batch whatever the count; no
  * connection is held between batches. The first batch is read before this returns, so a store failure is an error
  * response rather than a cut stream.
+ *
+ * The export holds one of the heavy audit reads' slots from the first read until its chunks end, fail, or their
+ * consumer stops (a client that went away), and each read runs under their statement timeout.
  */
-export async function exportAuditEvents(audit: AuditRepository, query: AuditExportQuery): Promise<AsyncGenerator<string>> {
+export async function exportAuditEvents(audit: AuditRepository, limits: AuditReadLimits, query: AuditExportQuery): Promise<AsyncIterableIterator<string>> {
   const { format = 'ndjson', ...filter } = query;
   const line = format === 'csv' ? csvLine : ndjsonLine;
-  const first = await audit.eventsAfter(filter, 0, EXPORT_BATCH);
+  const options = { statementTimeoutMs: limits.statementTimeoutMs };
+  const release = takeAuditReadSlot(limits);
+  const first = await audit.eventsAfter(filter, 0, EXPORT_BATCH, options).catch((error: unknown) => {
+    release();
+    throw error;
+  });
   async function* chunks(): AsyncGenerator<string> {
     if (format === 'csv') yield CSV_HEADER;
     let batch = first;
     while (batch.length > 0) {
       yield batch.map(line).join('');
       if (batch.length < EXPORT_BATCH) return;
-      batch = await audit.eventsAfter(filter, Number(batch[batch.length - 1]!.id), EXPORT_BATCH);
+      batch = await audit.eventsAfter(filter, Number(batch[batch.length - 1]!.id), EXPORT_BATCH, options);
     }
   }
-  return chunks();
+  return releasingWhenDone(chunks(), release);
+}
+
+/**
+ * `chunks`, calling `release` once they end, fail or are returned early: also when returned before their first read,
+ * which a generator's own `finally` would miss (it runs only once the generator has started).
+ */
+function releasingWhenDone(chunks: AsyncGenerator<string>, release: () => void): AsyncIterableIterator<string> {
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      try {
+        const result = await chunks.next();
+        if (result.done) release();
+        return result;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    async return(value?: unknown) {
+      release();
+      return chunks.return(value);
+    },
+    async throw(error?: unknown) {
+      release();
+      return chunks.throw(error);
+    },
+  };
 }

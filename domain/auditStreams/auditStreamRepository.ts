@@ -35,4 +35,6 @@ export interface AuditStreamRepository {
   findDeliverable(id: string): Promise<DeliverableAuditStream | undefined>;
   /** Records delivery progress (never moves backwards) and the last delivery error, if any. */
   recordProgress(id: string, deliveredThroughId: number, lastError: string | null): Promise<void>;
+  /** Encrypts the secrets of streams stored before secrets were encrypted; how many it encrypted. */
+  sealPlaintextSecrets(): Promise<number>;
 }

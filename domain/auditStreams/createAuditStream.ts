@@ -4,12 +4,15 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditStreamCreate } from '../schemas/auditStream.ts';
 import type { AuditStreamRecord } from './auditStreamRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
+import { refusedHost } from './streamTargetRule.ts';
+import { resolveStreamTarget, streamHost, type StreamTargets } from './streamTargets.ts';
 
 /**
- * A stream may point only at http(s) URLs, and, when AUDIT_STREAM_ALLOWED_HOSTS is set, only at those hosts (exact
- * host names, case-insensitive), so a caller cannot make the registry POST the audit log to a place of its choosing.
+ * A stream may point only at http(s) URLs without credentials, at a host the stream target rule allows: with
+ * AUDIT_STREAM_ALLOWED_HOSTS one it names (not resolved here: the receiver may resolve only from the workers'
+ * network); without it a host whose addresses now are all public. Every delivery checks again.
  */
-export function checkStreamTarget(url: string, allowedHosts: string[] | undefined): void {
+export async function checkStreamTarget(url: string, targets: StreamTargets): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -18,19 +21,24 @@ export function checkStreamTarget(url: string, allowedHosts: string[] | undefine
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalidInput('url must be an absolute http or https URL');
   if (parsed.username || parsed.password) throw invalidInput('url must not carry credentials; the secret signs every delivery');
-  if (allowedHosts && !allowedHosts.includes(parsed.hostname.toLowerCase())) {
-    throw invalidInput(`url host ${parsed.hostname} is not in AUDIT_STREAM_ALLOWED_HOSTS`);
+  const host = streamHost(url);
+  let refused: string | undefined;
+  if (targets.allowedHosts) refused = refusedHost(host, targets.allowedHosts);
+  else {
+    const verdict = await resolveStreamTarget(host, targets);
+    if ('refused' in verdict) refused = verdict.refused;
   }
+  if (refused) throw invalidInput(`url host ${refused}`);
 }
 
 /** The stream and its audit event in one commit; then its delivery starts (now, or at the reconciler's next sweep). */
 export async function createAuditStream(
   { stores, effects }: RegistryContext,
   input: AuditStreamCreate,
-  allowedHosts: string[] | undefined,
+  targets: StreamTargets,
   meta: RequestMeta,
 ): Promise<AuditStreamRecord> {
-  checkStreamTarget(input.url, allowedHosts);
+  await checkStreamTarget(input.url, targets);
   const id = randomUUID();
   const filter = input.filter ?? {};
   const stream = await stores.auditStreams.create(

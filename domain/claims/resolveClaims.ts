@@ -3,6 +3,7 @@ import { isEntitlementCurrent } from '../entitlements/entitlementRules.ts';
 import { notFound } from '../errors.ts';
 import type { CachedTenant, RegistryCache } from '../registryCache.ts';
 import type { Claims, ClaimsRequest } from '../schemas/claims.ts';
+import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 
 /**
@@ -26,7 +27,12 @@ export function claimsOfSnapshot(tenant: CachedTenant, orgRoles: string[], now: 
  * The hot path of the identity provider's token mapper: answered from the registry cache when it holds the tenant
  * (see domain/registryCache.ts for how soon a change is seen), else from one read, which then fills the cache.
  */
-export async function resolveClaims(tenants: Pick<TenantRepository, 'snapshot'>, request: ClaimsRequest, cache?: RegistryCache): Promise<Claims> {
+export async function resolveClaims(
+  tenants: Pick<TenantRepository, 'snapshot'>,
+  request: ClaimsRequest,
+  cache?: RegistryCache,
+  reach: TenantReach = EVERY_TENANT,
+): Promise<Claims> {
   const lookup = tenantLookupFor(request);
   const orgRoles = orgRolesFrom(request);
   let tenant = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
@@ -41,5 +47,6 @@ export async function resolveClaims(tenants: Pick<TenantRepository, 'snapshot'>,
     if (!tenant) throw notFound('tenant');
     cache?.putTenant(tenant, generation);
   }
+  requireReach(reach, tenant.id);
   return claimsOfSnapshot(tenant, orgRoles, Date.now());
 }

@@ -1,6 +1,7 @@
 import type { Membership } from '../schemas/membership.ts';
 import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
+import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
 
 /** What the identity provider knows of one membership (the provider port's shape, kept minimal here). */
 export interface ProviderMembership {
@@ -15,7 +16,13 @@ export interface ProviderMembership {
  * SPEC rule 9: links and org_roles come from the identity provider; for tenants the registry knows, status, plan
  * and products come from the registry and override the provider's values.
  */
-export async function membershipsOfUser(tenants: Pick<TenantRepository, 'snapshots'>, fromProvider: ProviderMembership[]): Promise<Membership[]> {
+export async function membershipsOfUser(
+  tenants: Pick<TenantRepository, 'snapshots'>,
+  fromProvider: ProviderMembership[],
+  reach: TenantReach = EVERY_TENANT,
+): Promise<Membership[]> {
+  // A tenant-bound caller sees the memberships of its tenants only, not where else the user belongs.
+  if (reach.bound) fromProvider = fromProvider.filter((m) => m.tenantId !== undefined && reach.tenantIds.has(m.tenantId));
   const tenantIds = [...new Set(fromProvider.map((m) => m.tenantId).filter((id): id is string => !!id))];
   const byId = new Map((await tenants.snapshots(tenantIds)).map((t) => [t.id, t]));
   const now = Date.now();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, JsonObject, Uuid, queryInteger } from './common.ts';
-import { isServiceOwnedAction, SERVICE_OWNED_ACTION_PATTERN, SERVICE_OWNED_ACTION_PREFIXES } from '../audit/serviceOwnedActions.ts';
+import { isServiceOwnedAction, SERVICE_ACTOR_TYPE, SERVICE_OWNED_ACTION_PATTERN, SERVICE_OWNED_ACTION_PREFIXES } from '../audit/serviceOwnedActions.ts';
 
 const short = z.string().max(255);
 
@@ -21,7 +21,7 @@ export const AuditAppend = z
   .meta({ id: 'AuditAppend' });
 export type AuditAppend = z.infer<typeof AuditAppend>;
 
-/** What a caller of POST /v1/audit may append: any action but the service's own. */
+/** What a caller of POST /v1/audit may append: any action and actor type but the service's own. */
 export const AuditAppendRequest = AuditAppend.extend({
   action: AuditAppend.shape.action
     .refine((action) => !isServiceOwnedAction(action), {
@@ -31,6 +31,10 @@ export const AuditAppendRequest = AuditAppend.extend({
       description: `Free text, except the service's own actions: a value starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} is refused (400).`,
       not: { pattern: SERVICE_OWNED_ACTION_PATTERN },
     }),
+  actor_type: short
+    .refine((type) => type !== SERVICE_ACTOR_TYPE, { message: `actor_type ${SERVICE_ACTOR_TYPE} is the service's own and written by the service only` })
+    .meta({ description: `Free text, except ${SERVICE_ACTOR_TYPE}, the actor type of the service's own events (400).`, not: { const: SERVICE_ACTOR_TYPE } })
+    .optional(),
 }).meta({ id: 'AuditAppendRequest' });
 
 /**

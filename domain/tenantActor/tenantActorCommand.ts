@@ -8,10 +8,22 @@ export type TenantActorCommand =
   | { kind: 'provision' }
   /** The tenant's claims changed: push the current bundle into its users' attributes (queued pushes collapse). */
   | { kind: 'pushClaims' }
-  /** Operator: run provisioning again after a failure; `requestedBy` names the caller for the outcome's audit event. */
-  | { kind: 'retryProvisioning'; requestedBy?: string }
+  /** Operator: run provisioning again after a failure. */
+  | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
-  | { kind: 'resendInvite'; requestedBy?: string };
+  | ({ kind: 'resendInvite' } & OperatorRequest);
+
+/** Who asked for an operator's command, as the outcome's audit event records it. */
+export interface OperatorRequest {
+  /**
+   * Through the API the token's client, which the registry authenticated (absent with authentication off); through
+   * Temporal (Web UI, CLI) the name the operator typed, whom Temporal authenticated.
+   */
+  requestedBy?: string;
+  /** Through the API, the `requested_by` of the caller's body: what the caller says about itself, kept as a note only. */
+  note?: string;
+  requestedVia: 'api' | 'temporal';
+}
 
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 

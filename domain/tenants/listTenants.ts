@@ -2,12 +2,20 @@ import { TENANT_LIST_DEFAULT_LIMIT, type TenantListQuery } from '../schemas/tena
 import { decodeTenantCursor, encodeTenantCursor } from './tenantListCursor.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 import type { TenantRepository } from './tenantRepository.ts';
+import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
 
-/** Newest first, keyset-paginated on (created_at, id): a deep page costs what the first one does. */
-export async function listTenants(tenants: TenantRepository, query: TenantListQuery): Promise<{ items: TenantRecord[]; nextCursor?: string }> {
+/**
+ * Newest first, keyset-paginated on (created_at, id): a deep page costs what the first one does. A tenant-bound
+ * caller sees its own tenants only.
+ */
+export async function listTenants(
+  tenants: TenantRepository,
+  query: TenantListQuery,
+  reach: TenantReach = EVERY_TENANT,
+): Promise<{ items: TenantRecord[]; nextCursor?: string }> {
   const limit = query.limit ?? TENANT_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : decodeTenantCursor(query.cursor);
-  const filter = { status: query.status, kind: query.kind, plan: query.plan, prefix: query.q?.toLowerCase() };
+  const filter = { status: query.status, kind: query.kind, plan: query.plan, prefix: query.q?.toLowerCase(), ...(reach.bound ? { ids: [...reach.tenantIds] } : {}) };
   // One extra tenant tells whether another page follows.
   const rows = await tenants.page(filter, after, limit + 1);
   const items = rows.slice(0, limit).map((r) => r.tenant);

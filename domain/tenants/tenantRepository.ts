@@ -13,6 +13,8 @@ export interface TenantListFilter {
   plan?: string;
   /** Case-insensitive prefix of the slug or the name. */
   prefix?: string;
+  /** Only these tenants (a tenant-bound caller's); an id that is not a tenant's matches nothing. */
+  ids?: string[];
 }
 
 /** Where a page of the listing continues: below this tenant in (created_at, id) order. */

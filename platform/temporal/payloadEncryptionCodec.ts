@@ -14,6 +14,12 @@ const TAG_BYTES = 16;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
+/** What a payload's metadata says it is: encrypted by a codec of this kind (only decoding tells whether with a key of ours). */
+export const isEncryptedPayload = (payload: Payload): boolean => {
+  const encoding = payload.metadata?.encoding;
+  return !!encoding && textDecoder.decode(encoding) === ENCRYPTED_ENCODING;
+};
+
 export interface PayloadKey {
   id: string;
   /** 32 bytes: AES-256. */
@@ -25,7 +31,8 @@ export interface PayloadKey {
  * state, signals, queries, updates and activity results reach Temporal's history only encrypted: the history then
  * holds no invite URL and no e-mail address in clear text. The first key encrypts; every key decrypts, found by
  * the key id in the payload's metadata, so keys rotate by putting the new one first and dropping the old one once
- * no history still needs it. A payload that was never encrypted (older history) decodes as it is.
+ * no history still needs it. A payload that is not encrypted with one of the keys is refused: whoever reaches
+ * Temporal without a key cannot start or signal a workflow that runs (docs/security.md, "What Temporal access means").
  */
 export class PayloadEncryptionCodec implements PayloadCodec {
   // Key objects made once: given the raw bytes, every cipher imported the key anew, which was three quarters of what a
@@ -57,8 +64,11 @@ export class PayloadEncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = payload.metadata?.encoding;
-      if (!encoding || textDecoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
+      // The worker then fails the workflow task (or the activity) instead of running code on a payload anyone could write.
+      if (!isEncryptedPayload(payload)) {
+        const encoding = textDecoder.decode(payload.metadata?.encoding ?? new Uint8Array());
+        throw new Error(`refused a payload that is not encrypted (encoding "${encoding}"): only holders of TEMPORAL_PAYLOAD_KEYS may write Temporal payloads`);
+      }
       const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
       const keyId = keyIdBytes ? textDecoder.decode(keyIdBytes) : '';
       const key = this.#byId.get(keyId);

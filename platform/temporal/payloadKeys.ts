@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import type { Logger } from '../logger.ts';
 import type { PayloadKey } from './payloadEncryptionCodec.ts';
 
-/** `id:base64key,id:base64key`: the first encrypts, all decrypt (TEMPORAL_PAYLOAD_KEYS). */
-export function parsePayloadKeys(text: string): PayloadKey[] {
+/** `id:base64key,id:base64key`: the first encrypts, all decrypt (TEMPORAL_PAYLOAD_KEYS, REGISTRY_SECRET_KEYS). */
+export function parsePayloadKeys(text: string, setting = 'TEMPORAL_PAYLOAD_KEYS'): PayloadKey[] {
   return text
     .split(',')
     .map((entry) => entry.trim())
@@ -13,9 +13,9 @@ export function parsePayloadKeys(text: string): PayloadKey[] {
     .map((entry) => {
       const separator = entry.indexOf(':');
       const id = entry.slice(0, separator);
-      if (separator <= 0 || !/^[A-Za-z0-9._-]{1,64}$/.test(id)) throw new Error('TEMPORAL_PAYLOAD_KEYS: each entry is <key id>:<base64 of 32 bytes>');
+      if (separator <= 0 || !/^[A-Za-z0-9._-]{1,64}$/.test(id)) throw new Error(`${setting}: each entry is <key id>:<base64 of 32 bytes>`);
       const key = Buffer.from(entry.slice(separator + 1), 'base64');
-      if (key.length !== 32) throw new Error(`TEMPORAL_PAYLOAD_KEYS: key ${id} is ${key.length} bytes, AES-256 needs 32`);
+      if (key.length !== 32) throw new Error(`${setting}: key ${id} is ${key.length} bytes, AES-256 needs 32`);
       return { id, key };
     });
 }
@@ -36,13 +36,20 @@ export async function resolvePayloadKeys(settings: { TEMPORAL_PAYLOAD_KEYS?: str
   if (settings.TEMPORAL_ADDRESS) {
     throw new Error('TEMPORAL_PAYLOAD_KEYS is required with TEMPORAL_ADDRESS: Temporal payloads (invite links, e-mail addresses) are encrypted with it (docs/security.md)');
   }
-  const file = join(settings.DATA_DIR, 'temporal-payload-keys');
+  return developmentKeys(join(settings.DATA_DIR, 'temporal-payload-keys'), 'TEMPORAL_PAYLOAD_KEYS', 'Temporal payload encryption', log);
+}
+
+/**
+ * The development key of the embedded defaults, for the setting left empty: read from `file`, or made on first start
+ * and kept there with mode 0600, beside the data it protects in DATA_DIR.
+ */
+export async function developmentKeys(file: string, setting: string, purpose: string, log: Logger): Promise<PayloadKey[]> {
   const stored = await readFile(file, 'utf8').catch(() => undefined);
-  if (stored) return parsePayloadKeys(stored);
+  if (stored) return parsePayloadKeys(stored, setting);
   const keys = [newPayloadKey('dev')];
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${formatPayloadKeys(keys)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
-  log.warn({ file }, 'made a development key for Temporal payload encryption; set TEMPORAL_PAYLOAD_KEYS in production');
+  log.warn({ file }, `made a development key for ${purpose}; set ${setting} in production`);
   return keys;
 }

@@ -13,6 +13,9 @@ import { Migration20261122000013ChainAsOwner } from './Migration20261122000013Ch
 import { Migration20261122000014OutboxDeadLetters } from './Migration20261122000014OutboxDeadLetters.ts';
 import { Migration20261122000015ProvisioningInvites } from './Migration20261122000015ProvisioningInvites.ts';
 import { Migration20261124000016ChainHeadOfChainedRows } from './Migration20261124000016ChainHeadOfChainedRows.ts';
+import { Migration20261126000017AuditStreamSecretsSealed } from './Migration20261126000017AuditStreamSecretsSealed.ts';
+import { Migration20261127000018ChainTrustsNoSession } from './Migration20261127000018ChainTrustsNoSession.ts';
+import { Migration20261127000019RolesAndPermissions } from './Migration20261127000019RolesAndPermissions.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -31,4 +34,7 @@ export const migrationsList = [
   { name: 'Migration20261122000014OutboxDeadLetters', class: Migration20261122000014OutboxDeadLetters },
   { name: 'Migration20261122000015ProvisioningInvites', class: Migration20261122000015ProvisioningInvites },
   { name: 'Migration20261124000016ChainHeadOfChainedRows', class: Migration20261124000016ChainHeadOfChainedRows },
+  { name: 'Migration20261126000017AuditStreamSecretsSealed', class: Migration20261126000017AuditStreamSecretsSealed },
+  { name: 'Migration20261127000018ChainTrustsNoSession', class: Migration20261127000018ChainTrustsNoSession },
+  { name: 'Migration20261127000019RolesAndPermissions', class: Migration20261127000019RolesAndPermissions },
 ];

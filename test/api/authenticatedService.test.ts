@@ -38,9 +38,9 @@ describe('the service with AUTH_ENABLED=true', () => {
   });
 
   it("stores the token's client in recorded_by on an append, whatever actor the body names, and the chain still verifies", async () => {
-    const res = await service.request('POST', '/v1/audit', { action: 'doc.shared', actor_id: 'tenant-registry', actor_type: 'system' }, await bearer());
+    const res = await service.request('POST', '/v1/audit', { action: 'doc.shared', actor_id: 'tenant-registry', actor_type: 'service' }, await bearer());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ actor_id: 'tenant-registry', actor_type: 'system', recorded_by: 'billing-service' });
+    expect(res.body).toMatchObject({ actor_id: 'tenant-registry', actor_type: 'service', recorded_by: 'billing-service' });
     const integrity = await service.request('GET', `/v1/audit/integrity?from_id=${res.body.id}`, undefined, await bearer());
     expect(integrity.body).toMatchObject({ ok: true, checked: expect.any(Number) });
   });

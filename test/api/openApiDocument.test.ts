@@ -124,7 +124,11 @@ describe('security and links in the document', () => {
     expect(Object.keys(document.paths['/v1/tenants/{id}/entitlements/{product}'].put.responses['201'].links)).toEqual(['revokeEntitlement']);
     expect(Object.keys(keyLinks)).toEqual(expect.arrayContaining(['revokeApiKey', 'rotateApiKey']));
     expect(Object.keys(streamLinks)).toEqual(['deleteAuditStream']);
-    for (const link of [...Object.values<any>(tenantLinks), ...Object.values<any>(keyLinks), ...Object.values<any>(streamLinks)]) {
+    const permissionLinks = document.paths['/v1/permissions'].post.responses['201'].links;
+    const roleLinks = document.paths['/v1/roles'].post.responses['201'].links;
+    expect(Object.keys(permissionLinks)).toEqual(['deletePermission']);
+    expect(Object.keys(roleLinks).sort()).toEqual(['deleteRole', 'updateRole']);
+    for (const link of [tenantLinks, keyLinks, streamLinks, permissionLinks, roleLinks].flatMap((links) => Object.values<any>(links))) {
       const operation = operations.get(link.operationId);
       expect(operation, link.operationId).toBeDefined();
       for (const name of Object.keys(link.parameters ?? {})) {

@@ -20,6 +20,27 @@ describe('securityWarnings', () => {
     expect(lenient).toEqual([{ level: 'warn', message: expect.stringContaining('AUTH_REQUIRE_SCOPES=false') }]);
   });
 
+  it('warns loudly when the codec endpoint is opened without authentication, at error level beyond loopback', () => {
+    expect(securityWarnings(loadSettings({}), { enabled: false }).some((w) => w.message.includes('CODEC ENDPOINT'))).toBe(false);
+    const local = securityWarnings(loadSettings({ CODEC_ENDPOINT_ENABLED: 'true' }), { enabled: false });
+    expect(local).toContainEqual({ level: 'warn', message: expect.stringContaining('THE CODEC ENDPOINT IS OPEN WITHOUT AUTHENTICATION') });
+    const exposed = securityWarnings(loadSettings({ CODEC_ENDPOINT_ENABLED: 'true', HOST: '0.0.0.0' }), { enabled: false });
+    expect(exposed).toContainEqual({ level: 'error', message: expect.stringContaining('decrypt Temporal payloads') });
+    // With authentication the setting changes nothing: the endpoint is registry:admin's.
+    const authed = securityWarnings(loadSettings({ CODEC_ENDPOINT_ENABLED: 'true' }), loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: ISSUER }));
+    expect(authed).toEqual([]);
+  });
+
+  it('says Temporal runs without TLS when TEMPORAL_ADDRESS names one without TEMPORAL_TLS*, at error level across a network', () => {
+    const auth = loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: ISSUER });
+    const remote = securityWarnings(loadSettings({ TEMPORAL_ADDRESS: 'temporal:7233' }), auth);
+    expect(remote).toEqual([{ level: 'error', message: expect.stringContaining('TEMPORAL RUNS WITHOUT TLS (TEMPORAL_ADDRESS=temporal:7233') }]);
+    expect(securityWarnings(loadSettings({ TEMPORAL_ADDRESS: '127.0.0.1:7233' }), auth)).toEqual([{ level: 'warn', message: expect.stringContaining('WITHOUT TLS') }]);
+    expect(securityWarnings(loadSettings({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS: 'true' }), auth)).toEqual([]);
+    // The embedded development server, on loopback and started by the service itself.
+    expect(securityWarnings(loadSettings({}), auth)).toEqual([]);
+  });
+
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadSettings({}).HOST).toBe('127.0.0.1');
   });

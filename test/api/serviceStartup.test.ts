@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../platform/freePort.ts';
+import { EMBEDDED_RUNTIME_ROLE } from '../../platform/database.ts';
 import { eventually } from '../support/eventually.ts';
 
 const run = promisify(execFile);
@@ -45,6 +46,12 @@ describe('service start-up', () => {
       await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 'readiness');
       const children = childEntryPoints(start.pid!);
       expect([...children.keys()].sort()).toEqual(['api/main.ts', 'worker/main.ts']);
+      // npm start migrated as the owner itself: its children run as the runtime role and never get the owner's URL.
+      for (const pid of children.values()) {
+        const environment = environmentOf(pid);
+        expect(environment.DATABASE_MIGRATION_URL).toBeUndefined();
+        expect(new URL(environment.DATABASE_URL!).username).toBe(EMBEDDED_RUNTIME_ROLE);
+      }
       process.kill(children.get('api/main.ts')!, 'SIGKILL');
       expect(await exited).toBe(1);
       expect(isRunning(children.get('worker/main.ts')!)).toBe(false);
@@ -127,6 +134,12 @@ function childEntryPoints(pid: number): Map<string, number> {
     }
   }
   return found;
+}
+
+/** The environment a process was started with. */
+function environmentOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
 }
 
 function isRunning(pid: number): boolean {

@@ -41,6 +41,7 @@ const DATABASE = 'tenant_registry';
 const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${ports.pg}/${DATABASE}`;
 const runtimeUrl = `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.pg}/${DATABASE}`;
 const payloadKeys = formatPayloadKeys([newPayloadKey('chaos')]);
+const secretKeys = formatPayloadKeys([newPayloadKey('chaos-secrets')]);
 const api = `http://127.0.0.1:${ports.api}`;
 
 await rm(dataDir, { recursive: true, force: true });
@@ -61,9 +62,9 @@ const serviceEnv = {
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
   DATABASE_URL: runtimeUrl,
-  DATABASE_MIGRATION_URL: ownerUrl,
   TEMPORAL_ADDRESS: temporal.address,
   TEMPORAL_PAYLOAD_KEYS: payloadKeys,
+  REGISTRY_SECRET_KEYS: secretKeys,
   DATA_DIR: dataDir,
   PORT: String(ports.api),
   HOST: '127.0.0.1',
@@ -91,6 +92,14 @@ function startProcess(entry: string): ChildProcess {
   child.stderr!.pipe(file, { end: false });
   return child;
 }
+// The migration step first, as a deployment runs it: the one process given the owner's URL (`npm run migrate`).
+const migration = spawn(process.execPath, [join(root, 'scripts/migrate.ts')], {
+  cwd: root,
+  env: { ...serviceEnv, DATABASE_MIGRATION_URL: ownerUrl },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const migrated = await new Promise<number | null>((done) => migration.once('exit', done));
+if (migrated !== 0) throw new Error(`the migration step exited with ${migrated}`);
 let worker = startProcess('worker/main.ts');
 let apiProcess = startProcess('api/main.ts');
 const children = () => [worker, apiProcess];

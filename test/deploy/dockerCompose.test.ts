@@ -2,8 +2,11 @@
  * docker-compose.yml cannot be started on the machines that run these tests (no Docker engine), so its rules are
  * checked here instead: the stack is complete, starts in order, hands the service every setting its own loaders
  * require, and mounts files that exist. The file is read as Compose reads it: YAML, then ${VAR:-default}
- * interpolation with the variables of .env.example (what `cp .env.example .env && docker compose up` gets).
+ * interpolation with the variables of .env.example, each placeholder replaced by a value of its own (what
+ * `cp .env.example .env`, editing every value, and `docker compose up` get); the placeholders as they are must be
+ * refused by the service.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +14,11 @@ import { parse } from 'yaml';
 import { loadSettings } from '../../platform/config.ts';
 import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
 import { loadAuthConfig } from '../../api/auth/authConfig.ts';
+import { codecEndpointServed } from '../../api/auth/codecEndpointAccess.ts';
+import { securityWarnings } from '../../api/securityWarnings.ts';
+import { temporalTls } from '../../platform/temporal/temporalTls.ts';
+import { secretsHoldingPlaceholders } from '../../platform/placeholderSecrets.ts';
+import { temporalWithoutTlsWarning } from '../../platform/temporal/temporalWithoutTlsWarning.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -59,7 +67,19 @@ function interpolate(value: unknown, env: Record<string, string | undefined>): u
 const dotEnv = (text: string) =>
   Object.fromEntries(text.split('\n').filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 const exampleEnv = dotEnv(read('.env.example'));
-const compose = interpolate(parse(read('docker-compose.yml')), exampleEnv) as { services: Record<string, ComposeService> };
+/** The placeholders .env.example ships, to be replaced before the first `up`. */
+const isPlaceholder = (value: string) => /change-me|replace-with/i.test(value);
+/** .env.example as an operator fills it in: every placeholder replaced (a key where the value is `<id>:<key>`). */
+const filledEnv = Object.fromEntries(
+  Object.entries(exampleEnv).map(([name, value]) => {
+    if (!isPlaceholder(value)) return [name, value];
+    const keyId = /^([\w.-]+):REPLACE-WITH/i.exec(value)?.[1];
+    return [name, keyId ? `${keyId}:${randomBytes(32).toString('base64')}` : randomBytes(18).toString('base64url')];
+  }),
+);
+type ComposeFile = { services: Record<string, ComposeService> };
+const composeWith = (env: Record<string, string>) => interpolate(parse(read('docker-compose.yml')), env) as ComposeFile;
+const compose = composeWith(filledEnv);
 const services = compose.services;
 const serviceNames = Object.keys(services);
 
@@ -69,8 +89,8 @@ function service(name: string): ComposeService {
   return found;
 }
 
-function environmentOf(name: string): Environment {
-  const environment = service(name).environment ?? {};
+function environmentOf(name: string, file: ComposeFile = compose): Environment {
+  const environment = file.services[name]?.environment ?? {};
   const entries = Array.isArray(environment)
     ? environment.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const)
     : Object.entries(environment).filter(([, value]) => value !== null).map(([key, value]) => [key, String(value)] as const);
@@ -198,11 +218,12 @@ describe('docker-compose.yml', () => {
     expect(hasHealthCheck('api')).toBe(true);
   });
 
-  it('the API and the worker start after PostgreSQL, Temporal (with its namespace) and Keycloak are ready', () => {
+  it('the API and the worker start after PostgreSQL, the schema\'s migration, Temporal (with its namespace) and Keycloak are ready', () => {
     for (const name of SERVICE_PROCESSES) {
       const dependencies = Object.fromEntries(dependenciesOf(name).map((d) => [d.target, d.condition]));
       expect(dependencies, name).toMatchObject({
         postgres: 'service_healthy',
+        migrate: 'service_completed_successfully',
         temporal: 'service_healthy',
         'temporal-namespace': 'service_completed_successfully',
         keycloak: 'service_healthy',
@@ -261,11 +282,75 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('loadAuthConfig accepts the API\'s environment as it is and with AUTH_ENABLED=true added', () => {
+  it('authentication is on: the API needs a token of the realm for every route (scopes required) and serves the codec only to registry:admin', () => {
     const environment = environmentOf('api');
-    expect(() => loadAuthConfig(environment)).not.toThrow();
-    const enabled = loadAuthConfig({ ...environment, AUTH_ENABLED: 'true' });
-    expect(enabled).toMatchObject({ enabled: true, audience: 'tenant-registry' });
+    const auth = loadAuthConfig(environment);
+    expect(auth).toMatchObject({ enabled: true, audience: 'tenant-registry', requireScopes: true, issuer: `${environmentOf('keycloak').KC_HOSTNAME}/realms/${environment.IDP_ADMIN_REALM}` });
+    const settings = loadSettings(environment);
+    expect(settings.CODEC_ENDPOINT_ENABLED).toBe(false);
+    expect(codecEndpointServed(settings, auth)).toBe(true);
+    expect(securityWarnings(settings, auth).map((w) => w.message)).not.toContainEqual(expect.stringMatching(/AUTHENTICATION IS OFF|CODEC ENDPOINT IS OPEN/));
+    // Compose cannot turn it off from .env: the value is written here, not taken from the environment.
+    expect(environmentOf('api', composeWith({ ...filledEnv, AUTH_ENABLED: 'false' })).AUTH_ENABLED).toBe('true');
+  });
+
+  it('the API, the worker and the migration step refuse to start on any placeholder of .env.example that reaches them, naming the setting', () => {
+    const placeholders = Object.keys(exampleEnv).filter((name) => isPlaceholder(exampleEnv[name]!));
+    let reachingTheService = 0;
+    for (const variable of placeholders) {
+      const unreplaced = composeWith({ ...filledEnv, [variable]: exampleEnv[variable]! });
+      for (const name of [...SERVICE_PROCESSES, 'migrate']) {
+        const environment = environmentOf(name, unreplaced);
+        const carriers = Object.keys(environment).filter((setting) => environment[setting] !== environmentOf(name)[setting]);
+        if (carriers.length === 0) continue;
+        reachingTheService += 1;
+        for (const setting of carriers) expect(() => loadSettings(environment), `${name}: ${variable} in ${setting}`).toThrow(new RegExp(`invalid configuration: .*\\b${setting}\\b.* placeholder`));
+      }
+    }
+    // The runtime role's password, the admin client's secret and both key sets, each in the API and in the worker;
+    // both database passwords in the migration step.
+    expect(reachingTheService).toBeGreaterThanOrEqual(2 * 4 + 2);
+    // .env.example copied as it is: refused, and the message names every setting but shows no value.
+    for (const name of SERVICE_PROCESSES) {
+      const refusal = (() => {
+        try {
+          loadSettings(environmentOf(name, composeWith(exampleEnv)));
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'accepted';
+      })();
+      for (const setting of ['DATABASE_URL', 'TEMPORAL_PAYLOAD_KEYS', 'REGISTRY_SECRET_KEYS', 'IDP_ADMIN_CLIENT_SECRET']) expect(refusal, name).toContain(setting);
+      expect(refusal, name).not.toMatch(/change-me-|REPLACE-WITH-BASE64/);
+    }
+  });
+
+  it('the preflight job refuses every placeholder of .env.example, those only Keycloak or PostgreSQL read included, before any service holding a secret starts', () => {
+    expect(service('preflight').command).toEqual(['node', 'scripts/refuse-placeholder-secrets.ts']);
+    const placeholders = Object.keys(exampleEnv).filter((name) => isPlaceholder(exampleEnv[name]!));
+    expect(secretsHoldingPlaceholders(environmentOf('preflight', composeWith(exampleEnv))).sort()).toEqual(placeholders.sort());
+    expect(secretsHoldingPlaceholders(environmentOf('preflight'))).toEqual([]);
+    // Everything that holds a secret starts after PostgreSQL, which waits for the preflight.
+    expect(Object.fromEntries(dependenciesOf('postgres').map((d) => [d.target, d.condition]))).toMatchObject({ preflight: 'service_completed_successfully' });
+    const startsAfterPostgres = (name: string, seen = new Set<string>()): boolean =>
+      name === 'postgres' || dependenciesOf(name).some((d) => !seen.has(d.target) && (seen.add(d.target), startsAfterPostgres(d.target, seen)));
+    for (const name of serviceNames) {
+      const holdsSecret = Object.values(service(name).environment ?? {}).some((value) => /\$\{[A-Z_]*(PASSWORD|SECRET|_KEYS)[:}]/.test(String(value)));
+      if (holdsSecret && name !== 'preflight') expect(startsAfterPostgres(name), name).toBe(true);
+    }
+  });
+
+  it('Temporal: TLS settings for the API and the worker, or else both say loudly at start that it runs without', () => {
+    for (const name of SERVICE_PROCESSES) {
+      const environment = environmentOf(name);
+      const settings = loadSettings(environment);
+      // The choice is written in the file, not left to a default.
+      expect(Object.keys(environment).filter((setting) => setting.startsWith('TEMPORAL_TLS')), name).not.toEqual([]);
+      if (temporalTls(settings)) continue;
+      const warning = temporalWithoutTlsWarning(settings);
+      expect(warning, name).toMatchObject({ level: 'error', message: expect.stringContaining('TEMPORAL RUNS WITHOUT TLS') });
+      if (name === 'api') expect(securityWarnings(settings, loadAuthConfig(environment))).toContainEqual(warning);
+    }
   });
 
   it('every variable given to the API and the worker is a setting the code reads', () => {
@@ -293,7 +378,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('the registry, Temporal and Keycloak use separate databases and roles, all created on first start', () => {
-    const registry = new URL(environmentOf('api').DATABASE_MIGRATION_URL!);
+    const registry = new URL(environmentOf('migrate').DATABASE_MIGRATION_URL!);
     const temporal = environmentOf('temporal');
     const keycloak = environmentOf('keycloak');
     const databases = [registry.pathname.slice(1), temporal.DBNAME, temporal.VISIBILITY_DBNAME, keycloak.KC_DB_URL_DATABASE];
@@ -318,15 +403,33 @@ describe('docker-compose.yml', () => {
   });
 
   it('the service runs as a runtime role of its own; the schema owner only migrates, and first start creates both', () => {
+    const migration = environmentOf('migrate');
+    const owner = new URL(migration.DATABASE_MIGRATION_URL!);
+    const script = readFileSync(resolve(root, bindMounts('postgres').find((m) => m.target.startsWith('/docker-entrypoint-initdb.d/'))!.source), 'utf8');
+    expect(script).toMatch(new RegExp(`CREATE DATABASE ${owner.pathname.slice(1)} OWNER ${owner.username};`));
     for (const name of SERVICE_PROCESSES) {
-      const environment = environmentOf(name);
-      const runtime = new URL(environment.DATABASE_URL!);
-      const owner = new URL(environment.DATABASE_MIGRATION_URL!);
+      const runtime = new URL(environmentOf(name).DATABASE_URL!);
       expect(runtime.username, name).not.toBe(owner.username);
       expect(runtime.pathname, name).toBe(owner.pathname);
-      const script = readFileSync(resolve(root, bindMounts('postgres').find((m) => m.target.startsWith('/docker-entrypoint-initdb.d/'))!.source), 'utf8');
+      // The migration grants the role the API and the worker run as.
+      expect(migration.DATABASE_URL, name).toBe(environmentOf(name).DATABASE_URL);
       expect(script).toMatch(new RegExp(`CREATE ROLE ${runtime.username} LOGIN\\b`));
-      expect(script).toMatch(new RegExp(`CREATE DATABASE ${owner.pathname.slice(1)} OWNER ${owner.username};`));
+    }
+  });
+
+  it("only the one-shot migrate service holds the schema owner's URL: it runs npm run migrate, and the API and the worker never see it", () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(service('migrate').command).toEqual(scripts.migrate!.split(' '));
+    expect(service('migrate').build).toEqual(service('api').build);
+    expect(service('migrate').restart ?? 'no').toMatch(/^(no|on-failure(:\d+)?)$/);
+    expect(Object.fromEntries(dependenciesOf('migrate').map((d) => [d.target, d.condition]))).toEqual({ postgres: 'service_healthy' });
+    const owner = environmentOf('migrate').DATABASE_MIGRATION_URL!;
+    // PostgreSQL itself aside (its first start creates the role with that password), and the preflight, which only
+    // compares each secret with the placeholder and exits before anything starts.
+    for (const name of serviceNames.filter((other) => !['migrate', 'postgres', 'preflight'].includes(other))) {
+      const environment = environmentOf(name);
+      expect(environment.DATABASE_MIGRATION_URL, name).toBeUndefined();
+      for (const [setting, value] of Object.entries(environment)) expect(value, `${name} ${setting}`).not.toContain(new URL(owner).password);
     }
   });
 

@@ -62,9 +62,9 @@ describe('starting while a dependency is down', () => {
     const port = await freePort();
     const { child, lines } = run('api/main.ts', {
       DATABASE_URL: viaProxy(inject('runtimeDatabaseUrl'), proxy.address),
-      DATABASE_MIGRATION_URL: viaProxy(inject('databaseUrl'), proxy.address),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
+      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
       TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -97,9 +97,9 @@ describe('starting while a dependency is down', () => {
     proxy.cut();
     const { child, lines } = run('worker/main.ts', {
       DATABASE_URL: inject('runtimeDatabaseUrl'),
-      DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: proxy.address,
       TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
+      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
       TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
       IDP_ADMIN_URL: '',
     });

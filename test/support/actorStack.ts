@@ -11,7 +11,9 @@ import { AuditStreamClient } from '../../api/temporalClients/auditStreamClient.t
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
+import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
+import { testSecretBox } from './testSecretBox.ts';
 
 export interface ActorStack {
   service: TestService;
@@ -37,6 +39,8 @@ export interface ActorStackOptions {
   idp?: (service: TestService) => IdentityProvider;
   /** The worker's activities as a test wraps them (a failure injected into one); default: the real ones. */
   activities?: (real: ReturnType<typeof workerActivities>) => ReturnType<typeof workerActivities>;
+  /** The API's authentication; default off. */
+  authConfig?: AuthConfig;
 }
 
 /**
@@ -66,7 +70,11 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
       maximumAttempts: settings.PROVISIONING_RETRY_MAX_ATTEMPTS ?? 3,
     },
   });
-  const service = await startTestService(settings, { tenantActors: dispatcher, auditStreams: new AuditStreamClient(dispatcher.client, taskQueue, 3000) });
+  const service = await startTestService(settings, {
+    tenantActors: dispatcher,
+    auditStreams: new AuditStreamClient(dispatcher.client, taskQueue, 3000),
+    ...(options.authConfig ? { authConfig: options.authConfig } : {}),
+  });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
   const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.identityProvider = idp;
@@ -96,7 +104,13 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
         connection,
         taskQueue,
         workflowBundle: { codePath: inject('workflowBundlePath') },
-        activities: (options.activities ?? ((real) => real))(workerActivities({ orm: service.deps.orm, idp, auditStreamTimeoutMs: 2_000 })),
+        activities: (options.activities ?? ((real) => real))(workerActivities({
+          orm: service.deps.orm,
+          idp,
+          auditStreamTimeoutMs: 2_000,
+          auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
+          secretBox: testSecretBox(),
+        })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
       });
       running = worker.run();

@@ -19,6 +19,8 @@ declare module 'vitest' {
     temporalAddress: string;
     /** TEMPORAL_PAYLOAD_KEYS of every client and worker of the run. */
     temporalPayloadKeys: string;
+    /** REGISTRY_SECRET_KEYS of every API and worker of the run. */
+    registrySecretKeys: string;
     workflowBundlePath: string;
   }
 }
@@ -71,6 +73,7 @@ export default async function setup(project: TestProject) {
     temporal = await startOnFreePorts(log);
     project.provide('temporalAddress', temporal.address);
     project.provide('temporalPayloadKeys', formatPayloadKeys([newPayloadKey('test')]));
+    project.provide('registrySecretKeys', formatPayloadKeys([newPayloadKey('test-secrets')]));
     const bundleDir = resolve(import.meta.dirname, '../../.data/test');
     await mkdir(bundleDir, { recursive: true });
     const workflowBundlePath = resolve(bundleDir, `workflow-bundle-${process.pid}.js`);

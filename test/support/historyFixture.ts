@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { PayloadCodec } from '@temporalio/common';
+import { transcodePayloads } from '../../platform/temporal/transcodePayloads.ts';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const isPayload = (value: { [key: string]: Json }): value is { metadata: Record<string, string>; data?: string } =>
+type JsonPayload = { metadata: Record<string, string>; data?: string };
+const isPayload = (value: { [key: string]: Json }): value is JsonPayload & { [key: string]: Json } =>
   typeof value.metadata === 'object' && value.metadata !== null && !Array.isArray(value.metadata);
 
 /**
@@ -14,7 +16,7 @@ const isPayload = (value: { [key: string]: Json }): value is { metadata: Record<
  */
 export async function historyFixture(exported: string, codec: PayloadCodec): Promise<string> {
   const history = JSON.parse(exported.replaceAll(`${projectRoot}/`, '')) as Json;
-  const payloads: { [key: string]: Json }[] = [];
+  const payloads: JsonPayload[] = [];
   const collect = (value: Json) => {
     if (Array.isArray(value)) value.forEach(collect);
     else if (value !== null && typeof value === 'object') {
@@ -23,17 +25,8 @@ export async function historyFixture(exported: string, codec: PayloadCodec): Pro
     }
   };
   collect(history);
-  const decoded = await codec.decode(payloads.map(toPayload));
-  decoded.forEach((payload, i) => Object.assign(payloads[i]!, fromPayload(payload)));
+  // As the codec endpoint decodes: the encrypted payloads, the others (local activities' marker data) as they are.
+  const decoded = await transcodePayloads(codec, 'decode', payloads);
+  decoded.forEach((payload, i) => Object.assign(payloads[i]!, payload));
   return `${JSON.stringify(history, null, 2)}\n`;
 }
-
-const toPayload = (json: { [key: string]: Json }): Payload => ({
-  metadata: Object.fromEntries(Object.entries(json.metadata as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
-  data: Buffer.from((json.data as string | undefined) ?? '', 'base64'),
-});
-
-const fromPayload = (payload: Payload): { metadata: Record<string, string>; data: string } => ({
-  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
-  data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
-});

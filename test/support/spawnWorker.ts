@@ -8,9 +8,9 @@ export function spawnWorker(taskQueue: string, env: Record<string, string> = {})
     env: {
       ...process.env,
       DATABASE_URL: inject('runtimeDatabaseUrl'),
-      DATABASE_MIGRATION_URL: inject('databaseUrl'),
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
+      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
       TEMPORAL_TASK_QUEUE: taskQueue,
       IDP_ADMIN_URL: '',
       LOG_LEVEL: 'warn',

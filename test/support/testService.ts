@@ -8,6 +8,7 @@ import { loadSettings, type Settings } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { testPayloadCodec } from './testTemporalAccess.ts';
+import { testSecretBox } from './testSecretBox.ts';
 
 export interface TestService {
   baseUrl: string;
@@ -38,6 +39,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     log,
     readiness: () => runChecks({ store: storeCheck(appOrm) }, 2000),
     payloadCodec: testPayloadCodec(),
+    secretBox: testSecretBox(),
     ...extra,
   };
   const { app, context: deps } = createApp(given);

@@ -11,9 +11,9 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { TenantActorActivities } from '../../activities/tenantActor/tenantActorActivities.ts';
+import type { OutcomeContext, TenantActorActivities } from '../../activities/tenantActor/tenantActorActivities.ts';
 import { attemptsExhausted, retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
-import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import type { OperatorRequest, TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { temporalRetry } from '../temporalRetry.ts';
 import { inCommandSpan, inFollowUpSpan, inRootSpan, rememberRequest } from './commandSpan.ts';
 import {
@@ -114,10 +114,9 @@ export class TenantActor {
       this.#inviteUrl = undefined;
       return outcome;
     });
-    // The operator's name travels in the command, to the outcome event of the command that handles it.
-    const requestedBy = (input?: OperatorSignalInput) => (input?.requested_by ? { requestedBy: input.requested_by } : {});
-    setHandler(retryProvisioningSignal, (input) => enqueue({ kind: 'retryProvisioning', ...requestedBy(input) }));
-    setHandler(resendInviteSignal, (input) => enqueue({ kind: 'resendInvite', ...requestedBy(input) }));
+    // Who asked travels in the command, to the outcome event of the command that handles it.
+    setHandler(retryProvisioningSignal, (input) => enqueue({ kind: 'retryProvisioning', ...operatorRequest(input) }));
+    setHandler(resendInviteSignal, (input) => enqueue({ kind: 'resendInvite', ...operatorRequest(input) }));
     setHandler(pushClaimsSignal, () => enqueue({ kind: 'pushClaims' }));
     setHandler(actorStateQuery, () => this.state);
   }
@@ -164,10 +163,10 @@ export class TenantActor {
         if (this.state.provisioning === 'idle') await this.#provision();
         return;
       case 'retryProvisioning':
-        if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision(command.requestedBy);
+        if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision(command);
         return;
       case 'resendInvite':
-        return this.#resendInvite(command.requestedBy);
+        return this.#resendInvite(command);
       case 'pushClaims':
         // Queued pushes collapse into one: each push sends the bundle as it is now.
         while (this.#queue[0]?.kind === 'pushClaims') this.#queue.shift();
@@ -224,10 +223,10 @@ export class TenantActor {
     }
   }
 
-  /** What an outcome event names besides the outcome: the provider's ids known so far, and the operator who asked. */
-  #outcomeContext(requestedBy: string | undefined): { userId?: string; organizationId?: string; requestedBy?: string } {
+  /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
+  #outcomeContext(request: OperatorRequest | undefined): OutcomeContext {
     const { userId, organizationId } = this.state;
-    return { ...(userId ? { userId } : {}), ...(organizationId ? { organizationId } : {}), ...(requestedBy ? { requestedBy } : {}) };
+    return { ...(userId ? { userId } : {}), ...(organizationId ? { organizationId } : {}), ...(request ? { request } : {}) };
   }
 
   #shouldContinueAsNew(): boolean {
@@ -238,8 +237,8 @@ export class TenantActor {
     return `${workflowInfo().runId}:${this.#handled}:${what}`;
   }
 
-  /** Provisions the tenant's IT_ADMIN and records the outcome; `requestedBy` names the operator who asked, if one did. */
-  async #provision(requestedBy?: string): Promise<void> {
+  /** Provisions the tenant's IT_ADMIN and records the outcome; `request` says who asked, if an operator did. */
+  async #provision(request?: OperatorRequest): Promise<void> {
     const { state } = this;
     state.provisioning = 'running';
     state.runs += 1;
@@ -271,7 +270,7 @@ export class TenantActor {
     // Recorded outside the steps' try: the outcome stands whatever recording it takes.
     const outcome: RecordedOutcome = state.provisioning === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', ...state.failure! };
     const outcomeId = this.#outcomeId('provision');
-    const context = this.#outcomeContext(requestedBy);
+    const context = this.#outcomeContext(request);
     await this.#stored('recordProvisioningOutcome', () => this.#localStore.recordProvisioningOutcome(tenantId, outcome, outcomeId, false, context));
   }
 
@@ -311,9 +310,9 @@ export class TenantActor {
   }
 
   /** Sends the invite again (provisions instead while that never succeeded) and records the outcome as a resend. */
-  async #resendInvite(requestedBy?: string): Promise<void> {
+  async #resendInvite(request: OperatorRequest): Promise<void> {
     const { state } = this;
-    if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision(requestedBy);
+    if (state.provisioning !== 'succeeded' || !state.userId) return this.#provision(request);
     const tenantId = this.#input.tenantId;
     let outcome: RecordedOutcome;
     try {
@@ -324,7 +323,7 @@ export class TenantActor {
       outcome = { status: 'failed', kind: failureKind(error), step: 'invite', message: failureMessage(error) };
     }
     const outcomeId = this.#outcomeId('resend');
-    const context = this.#outcomeContext(requestedBy);
+    const context = this.#outcomeContext(request);
     await this.#stored('recordProvisioningOutcome', () => this.#store.recordProvisioningOutcome(tenantId, outcome, outcomeId, true, context));
   }
 
@@ -370,6 +369,15 @@ export class TenantActor {
       }
     }
   }
+}
+
+/** A signal's payload as a request: `requested_via` is the API's mark (see OperatorSignalInput); anything else came through Temporal. */
+function operatorRequest(input: OperatorSignalInput | undefined): OperatorRequest {
+  return {
+    requestedVia: input?.requested_via === 'api' ? 'api' : 'temporal',
+    ...(input?.requested_by ? { requestedBy: input.requested_by } : {}),
+    ...(input?.note ? { note: input.note } : {}),
+  };
 }
 
 /** How many of the provider's steps an attempt has done: more than the attempt before means it got further. */

@@ -37,16 +37,22 @@ export interface ScheduledLifecycleEvent {
 export interface TenantActorInput {
   tenantId: string;
   retry: ProvisioningRetryPolicy;
-  /** Carried across continue-as-new: the state, and the commands not handled yet (an operator's with its requestedBy). */
+  /** Carried across continue-as-new: the state, and the commands not handled yet (an operator's with who asked). */
   state?: TenantActorState;
   pending?: TenantActorCommand[];
   /** Commands handled before continuing as new; default 200. */
   maxCommandsPerRun?: number;
 }
 
-/** Optional payload of the operator signals; Temporal Web UI may send it empty. */
+/**
+ * Optional payload of the operator signals; Temporal Web UI may send it empty. The registry's API sends
+ * `requested_via: 'api'` with the token's client as `requested_by` and the caller's own words as `note`; a signal
+ * without it came through Temporal (Web UI, CLI), its `requested_by` typed by an operator whom Temporal authenticated.
+ */
 export interface OperatorSignalInput {
   requested_by?: string;
+  note?: string;
+  requested_via?: 'api';
 }
 
 /** Hand-off of provisioning (idempotent: a tenant is provisioned once, whatever the number of hand-offs). */

@@ -9,6 +9,7 @@ export const createApiKeyRoute = defineRoute({
   path: '/v1/api-keys',
   operationId: 'createApiKey',
   access: 'tenants:write',
+  tenantIn: 'body.tenant_id',
   summary: 'Create an API key, optionally expiring; the plaintext is returned this once',
   tags: ['api-keys'],
   body: ApiKeyCreate,

@@ -9,6 +9,7 @@ export const listApiKeysRoute = defineRoute({
   path: '/v1/api-keys',
   operationId: 'listApiKeys',
   access: 'tenants:read',
+  tenantIn: 'query.tenant_id',
   summary: "List a tenant's API keys (never the plaintext), revoked and expired ones included",
   tags: ['api-keys'],
   query: TenantIdQuery,

@@ -15,8 +15,8 @@ export const revokeApiKeyRoute = defineRoute({
     400: { description: 'invalid id', schema: ErrorBody },
     404: { description: 'no such key', schema: ErrorBody },
   },
-  handler: async ({ params }, { meta, deps }) => {
-    await revokeApiKey(deps, params.id, meta);
+  handler: async ({ params }, { meta, deps, caller }) => {
+    await revokeApiKey(deps, params.id, meta, caller.reach);
     return { status: 204 };
   },
 });

@@ -22,8 +22,8 @@ export const rotateApiKeyRoute = defineRoute({
     404: { description: 'no such key', schema: ErrorBody },
     409: { description: 'the key is revoked, expired or already rotated', schema: ErrorBody },
   },
-  handler: async ({ params, body }, { meta, deps }) => {
-    const rotation = await rotateApiKey(deps, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta);
+  handler: async ({ params, body }, { meta, deps, caller }) => {
+    const rotation = await rotateApiKey(deps, params.id, body.grace_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS, meta, caller.reach);
     return { status: 201, body: { api_key: toApiKey(rotation.successor), plaintext: rotation.plaintext, warning: PLAINTEXT_WARNING } };
   },
 });

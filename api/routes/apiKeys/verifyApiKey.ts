@@ -15,9 +15,9 @@ export const verifyApiKeyRoute = defineRoute({
   requestBodyForDocs: ApiKeyVerifyRequest,
   // Optional in the contract too: no body is a verdict (NOT_FOUND), like any other unusable input.
   bodyRequired: false,
-  handler: async (_input, { deps, ctx }) => {
+  handler: async (_input, { deps, ctx, caller }) => {
     const body = await readJsonBody(ctx, deps.settings.BODY_LIMIT_BYTES).catch(() => undefined);
-    const verdict = await verifyApiKey(body, deps.keyVerification);
+    const verdict = await verifyApiKey(body, deps.keyVerification, caller);
     deps.metrics?.verificationsByCode[verdict.code].inc();
     return { status: 200, body: verdict };
   },

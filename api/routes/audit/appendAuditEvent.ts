@@ -1,6 +1,8 @@
+import { requireNamedReach } from '../../../domain/access/tenantReach.ts';
 import { AuditAppendRequest, AuditEvent } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { appendWithIdempotencyKey } from '../../../domain/audit/appendWithIdempotencyKey.ts';
+import { SERVICE_ACTOR_TYPE, SERVICE_OWNED_ACTION_PREFIXES } from '../../../domain/audit/serviceOwnedActions.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const appendAuditEventRoute = defineRoute({
@@ -9,7 +11,8 @@ export const appendAuditEventRoute = defineRoute({
   operationId: 'appendAuditEvent',
   access: 'audit:write',
   summary:
-    'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409. Actions the service writes itself (tenant., api_key., entitlement., idp., audit.) are refused (400); recorded_by is always the authenticated caller.',
+    'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409. ' +
+    `Actions the service writes itself (${SERVICE_OWNED_ACTION_PREFIXES.join(', ')}) and actor_type ${SERVICE_ACTOR_TYPE} are refused (400); recorded_by is always the authenticated caller.`,
   tags: ['audit'],
   body: AuditAppendRequest,
   responses: {
@@ -17,7 +20,8 @@ export const appendAuditEventRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     409: { description: 'the Idempotency-Key was used with a different body', schema: ErrorBody },
   },
-  handler: async ({ body }, { meta, deps, ctx }) => {
+  handler: async ({ body }, { meta, deps, ctx, caller }) => {
+    requireNamedReach(caller.reach, body.tenant_id);
     const key = ctx.headers['idempotency-key'];
     // createApp always provides the batcher and the repository.
     if (key === undefined) return { status: 201, body: await deps.auditAppends.append(body, meta) };

@@ -1,3 +1,4 @@
+import { tenantFilterFor } from '../../../domain/access/tenantReach.ts';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { AuditExportQuery } from '../../../domain/schemas/audit.ts';
@@ -18,14 +19,16 @@ export const exportAuditEventsRoute = defineRoute({
   responses: {
     200: { description: 'the events: one AuditEvent JSON per line (ndjson), or CSV with a header row', schema: z.string(), contentTypes: ['application/x-ndjson', 'text/csv'] },
     400: { description: 'invalid input', schema: ErrorBody },
+    429: { description: 'AUDIT_EXPORTS_IN_FLIGHT exports and integrity checks already run on this replica; retry after Retry-After seconds', schema: ErrorBody },
+    503: { description: 'a read ran past AUDIT_STATEMENT_TIMEOUT_MS (narrow the filters), or the store is unreachable', schema: ErrorBody },
   },
-  handler: async ({ query }, { deps, ctx }) => {
-    const chunks = await exportAuditEvents(deps.stores.audit, query);
+  handler: async ({ query }, { deps, ctx, caller }) => {
+    const chunks = await exportAuditEvents(deps.stores.audit, deps.auditReads, caller.reach.bound ? { ...query, tenant_id: tenantFilterFor(caller.reach, query.tenant_id) } : query);
     const csv = query.format === 'csv';
     ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
     ctx.set('Content-Disposition', `attachment; filename="audit-events.${csv ? 'csv' : 'ndjson'}"`);
     // One batch buffered at a time: the next read waits until the client has taken the last one. A client that goes
-    // away stops the reads: Koa destroys a stream body when the response ends, which returns the generator.
+    // away stops the reads: Koa destroys a stream body when the response ends, which returns the chunks (and their slot).
     return { status: 200, body: Readable.from(chunks, { objectMode: false, highWaterMark: 1 }) };
   },
 });

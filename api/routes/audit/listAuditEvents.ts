@@ -1,3 +1,4 @@
+import { tenantFilterFor } from '../../../domain/access/tenantReach.ts';
 import { AuditPage, AuditQuery } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
@@ -11,5 +12,8 @@ export const listAuditEventsRoute = defineRoute({
   tags: ['audit'],
   query: AuditQuery,
   responses: { 200: { description: 'a page of events', schema: AuditPage }, 400: { description: 'invalid input', schema: ErrorBody } },
-  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await deps.stores.audit.pageJson(query) }),
+  handler: async ({ query }, { deps, caller }) => ({
+    status: 200,
+    jsonText: await deps.stores.audit.pageJson(caller.reach.bound ? { ...query, tenant_id: tenantFilterFor(caller.reach, query.tenant_id) } : query),
+  }),
 });

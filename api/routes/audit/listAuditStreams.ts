@@ -7,6 +7,7 @@ export const listAuditStreamsRoute = defineRoute({
   path: '/v1/audit/streams',
   operationId: 'listAuditStreams',
   access: 'audit:read',
+  acrossTenants: 'list the audit streams of every tenant',
   summary: 'List the audit streams (never their secrets), with how far delivery has got',
   tags: ['audit'],
   extension: true,

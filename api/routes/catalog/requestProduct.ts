@@ -8,6 +8,7 @@ export const requestProductRoute = defineRoute({
   path: '/v1/catalog/request',
   operationId: 'requestProduct',
   access: 'tenants:write',
+  tenantIn: 'body.tenant_id',
   summary: 'Ask sales for a product: records catalog.product_requested, grants nothing',
   tags: ['catalog'],
   body: CatalogRequest,

@@ -10,6 +10,7 @@ export const startTrialRoute = defineRoute({
   path: '/v1/catalog/trial-request',
   operationId: 'startTrial',
   access: 'tenants:write',
+  tenantIn: 'body.tenant_id',
   summary: 'Start a 14-day trial entitlement of a product',
   tags: ['catalog'],
   body: CatalogRequest,

@@ -17,11 +17,11 @@ export const resolveClaimsRoute = defineRoute({
     400: { description: 'invalid input or no lookup key', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ body }, { deps }) => {
+  handler: async ({ body }, { deps, caller }) => {
     const { metrics } = deps;
-    if (!metrics) return { status: 200, body: await resolveClaims(deps.stores.tenants, body, deps.cache) };
+    if (!metrics) return { status: 200, body: await resolveClaims(deps.stores.tenants, body, deps.cache, caller.reach) };
     try {
-      const claims = await resolveClaims(deps.stores.tenants, body, deps.cache);
+      const claims = await resolveClaims(deps.stores.tenants, body, deps.cache, caller.reach);
       metrics.claimsResolutions.inc({ outcome: 'resolved' });
       return { status: 200, body: claims };
     } catch (err) {

@@ -9,6 +9,7 @@ export const listEntitlementsRoute = defineRoute({
   path: '/v1/entitlements',
   operationId: 'listEntitlements',
   access: 'tenants:read',
+  tenantIn: 'query.tenant_id',
   summary: "List a tenant's product entitlements",
   tags: ['entitlements'],
   query: TenantIdQuery,

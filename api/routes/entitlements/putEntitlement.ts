@@ -14,6 +14,7 @@ export const putEntitlementRoute = defineRoute({
   path: '/v1/tenants/{id}/entitlements/{product}',
   operationId: 'putEntitlement',
   access: 'tenants:write',
+  tenantIn: 'params.id',
   summary: 'Grant a catalog product to a tenant, or change its entitlement (enabled, config, expires_at)',
   tags: ['entitlements'],
   extension: true,

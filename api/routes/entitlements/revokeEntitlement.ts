@@ -8,6 +8,7 @@ export const revokeEntitlementRoute = defineRoute({
   path: '/v1/tenants/{id}/entitlements/{product}',
   operationId: 'revokeEntitlement',
   access: 'tenants:write',
+  tenantIn: 'params.id',
   summary: "Remove a tenant's entitlement to a product",
   tags: ['entitlements'],
   extension: true,

@@ -18,7 +18,7 @@ export const listMembershipsRoute = defineRoute({
     400: { description: 'invalid id', schema: ErrorBody },
     503: { description: 'identity provider unreachable', schema: ErrorBody },
   },
-  handler: async ({ params }, { deps }) => {
+  handler: async ({ params }, { deps, caller }) => {
     if (!deps.identityProvider) throw new AppError('unavailable', 'identity provider not configured');
     let fromProvider;
     try {
@@ -27,6 +27,6 @@ export const listMembershipsRoute = defineRoute({
       if (cause instanceof IdpError) throw new AppError('unavailable', `identity provider: ${cause.kind}`);
       throw cause;
     }
-    return { status: 200, body: { items: await membershipsOfUser(deps.stores.tenants, fromProvider) } };
+    return { status: 200, body: { items: await membershipsOfUser(deps.stores.tenants, fromProvider, caller.reach) } };
   },
 });

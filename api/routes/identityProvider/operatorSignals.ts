@@ -5,7 +5,13 @@ import type { OperatorCommand } from '../../../domain/tenantActor/tenantActorCom
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 const OperatorRequest = z
-  .strictObject({ requested_by: z.string().max(255).optional() })
+  .strictObject({
+    requested_by: z
+      .string()
+      .max(255)
+      .optional()
+      .meta({ description: "who you say asked, recorded as the outcome event's note; its requested_by is the token's client (absent when authentication is off)" }),
+  })
   .meta({ id: 'OperatorRequest' });
 
 const OperatorAccepted = z
@@ -19,6 +25,7 @@ const operatorRoute = (command: OperatorCommand['kind'], segment: string, summar
     path: `/v1/tenants/{id}/idp/${segment}`,
     operationId: command,
     access: 'provisioning:operate',
+    tenantIn: 'params.id',
     summary,
     tags: ['identity provider'],
     extension: true,
@@ -32,8 +39,7 @@ const operatorRoute = (command: OperatorCommand['kind'], segment: string, summar
       503: { description: 'workflow service unreachable', schema: ErrorBody },
     },
     handler: async ({ params, body }, { meta, deps }) => {
-      const requestedBy = body?.requested_by ?? meta.actorId;
-      const workflowId = await sendOperatorCommand(deps, params.id, requestedBy ? { kind: command, requestedBy } : { kind: command });
+      const workflowId = await sendOperatorCommand(deps, params.id, command, body?.requested_by, meta);
       return { status: 202, body: { workflow_id: workflowId, signal: command } };
     },
   });

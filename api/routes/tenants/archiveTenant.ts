@@ -9,6 +9,7 @@ export const archiveTenantRoute = defineRoute({
   path: '/v1/tenants/{id}/archive',
   operationId: 'archiveTenant',
   access: 'tenants:write',
+  tenantIn: 'params.id',
   summary: "Archive a tenant: its API keys stop verifying (TENANT_INACTIVE) and its users' claims say archived",
   tags: ['tenants'],
   extension: true,

@@ -12,6 +12,7 @@ export const createTenantRoute = defineRoute({
   path: '/v1/tenants',
   operationId: 'createTenant',
   access: 'tenants:write',
+  acrossTenants: 'create tenants',
   summary: 'Create a tenant; with admin_email, also provision its IT_ADMIN in the identity provider',
   tags: ['tenants'],
   body: TenantCreate,

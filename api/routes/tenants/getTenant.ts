@@ -9,6 +9,7 @@ export const getTenantRoute = defineRoute({
   path: '/v1/tenants/{id}',
   operationId: 'getTenant',
   access: 'tenants:read',
+  tenantIn: 'params.id',
   summary: 'Get a tenant by id',
   tags: ['tenants'],
   params: IdParams,

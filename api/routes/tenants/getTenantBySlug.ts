@@ -17,5 +17,5 @@ export const getTenantBySlugRoute = defineRoute({
     400: { description: 'invalid slug', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params }, { deps }) => ({ status: 200, body: toTenant(await findTenant(deps.stores.tenants, { by: 'slug', slug: params.slug })) }),
+  handler: async ({ params }, { deps, caller }) => ({ status: 200, body: toTenant(await findTenant(deps.stores.tenants, { by: 'slug', slug: params.slug }, caller.reach)) }),
 });

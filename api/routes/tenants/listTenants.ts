@@ -14,8 +14,8 @@ export const listTenantsRoute = defineRoute({
   extension: true,
   query: TenantListQuery,
   responses: { 200: { description: 'a page of tenants', schema: TenantPage }, 400: { description: 'invalid input', schema: ErrorBody } },
-  handler: async ({ query }, { deps }) => {
-    const { items, nextCursor } = await listTenants(deps.stores.tenants, query);
+  handler: async ({ query }, { deps, caller }) => {
+    const { items, nextCursor } = await listTenants(deps.stores.tenants, query, caller.reach);
     return { status: 200, body: nextCursor ? { items: items.map(toTenant), next_cursor: nextCursor } : { items: items.map(toTenant) } };
   },
 });

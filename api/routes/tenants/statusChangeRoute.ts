@@ -11,6 +11,7 @@ export const statusChangeRoute = (kind: 'activate' | 'cancel', operationId: stri
     path: `/v1/tenants/{id}/${kind}`,
     operationId,
     access: 'tenants:write',
+    tenantIn: 'params.id',
     summary,
     tags: ['tenants'],
     params: IdParams,

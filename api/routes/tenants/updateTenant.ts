@@ -9,6 +9,7 @@ export const updateTenantRoute = defineRoute({
   path: '/v1/tenants/{id}',
   operationId: 'updateTenant',
   access: 'tenants:write',
+  tenantIn: 'params.id',
   summary: 'Change a tenant: name, plan, sales_owner, erp_customer_id, payment_cust_id, or trial_ends_at while in trial (null clears an optional field)',
   tags: ['tenants'],
   extension: true,

@@ -6,6 +6,7 @@ import { createTenantActorActivities } from '../../../activities/tenantActor/ten
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { capturedEmails, clearFaults, injectFault } from '../../../store/simulatorControl.ts';
 import { postgresStores } from '../../../store/postgresStores.ts';
+import { testSecretBox } from '../../support/testSecretBox.ts';
 import type { InviteLedger } from '../../../domain/provisioning/inviteLedger.ts';
 import type { ProviderStepsDone, ProviderStepsStopped } from '../../../workflows/tenantActor/provisioningVocabulary.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
@@ -21,7 +22,7 @@ describe('the sendInvite activity', () => {
     const slug = uniqueSlug('once');
     const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name: 'Once' })).body.tenant.id;
     const idp = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
-    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm), idp });
+    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm, testSecretBox()), idp });
     const ref = { tenantId, slug, name: 'Once' };
     const email = `admin@${slug}.example`;
     const { organizationId } = await idp.ensureOrganization(ref);
@@ -49,7 +50,7 @@ describe('the sendInvite activity', () => {
     const slug = uniqueSlug(name);
     const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name })).body.tenant.id;
     const idp = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
-    const stores = postgresStores(service.deps.orm);
+    const stores = postgresStores(service.deps.orm, testSecretBox());
     const activities = createTenantActorActivities({ stores: { ...stores, invites: ledger(stores.invites) }, idp, inviteLedgerPatienceMs: patienceMs });
     const ref = { tenantId, slug, name };
     const email = `admin@${slug}.example`;
@@ -106,7 +107,7 @@ describe('the runProviderSteps activity', () => {
   async function providerSteps(name: string) {
     const slug = uniqueSlug(name);
     const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name })).body.tenant.id;
-    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm), idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm, testSecretBox()), idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
     const email = `admin@${slug}.example`;
     const request = { tenantId, slug, organizationName: `${name} (${slug})`, adminEmail: email, runKey: `${randomUUID()}:1:provision` };
     const run = (done: ProviderStepsDone = {}) => new MockActivityEnvironment().run(activities.runProviderSteps, request, done) as ReturnType<typeof activities.runProviderSteps>;

@@ -70,7 +70,10 @@ describe('POST /v1/audit with Idempotency-Key', () => {
 });
 
 describe('POST /v1/audit and the service-owned actions', () => {
-  it.each(['tenant.created', 'api_key.revoked', 'entitlement.expired', 'catalog.product_requested', 'idp.invite_sent', 'audit.stream_created'])(
+  it.each([
+    'tenant.created', 'api_key.revoked', 'entitlement.expired', 'catalog.product_requested', 'idp.invite_sent', 'audit.stream_created',
+    'permission.created', 'role.updated', 'member.roles_changed',
+  ])(
     'refuses %s with 400 and appends nothing: only the service writes its own actions',
     async (action) => {
       const tenantId = randomUUID();
@@ -80,6 +83,21 @@ describe('POST /v1/audit and the service-owned actions', () => {
       expect((await service.request('GET', `/v1/audit?tenant_id=${tenantId}`)).body.items).toEqual([]);
     },
   );
+
+  it("refuses actor_type system with 400 and appends nothing: only the service's own events are the system's", async () => {
+    const action = `pose.system.${randomUUID().slice(0, 8)}`;
+    const res = await append({ action, actor_id: 'tenant-registry', actor_type: 'system' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringContaining('actor_type system') });
+    expect(await countOf(action)).toBe(0);
+    expect((await append({ action, actor_type: 'service' })).status).toBe(201);
+  });
+
+  it('the OpenAPI document states both refusals (actor_type not system; no service-owned prefix, catalog. included), as the schema enforces them', async () => {
+    const schema = (await service.request('GET', '/openapi.json')).body.components.schemas.AuditAppendRequest;
+    expect(schema.properties.actor_type.not).toEqual({ const: 'system' });
+    expect(new RegExp(schema.properties.action.not.pattern).test('catalog.product_requested')).toBe(true);
+  });
 
   it('accepts actions that merely contain or resemble those prefixes', async () => {
     for (const action of ['billing.tenant.created', 'tenants.viewed', 'idp_sync.ran']) expect((await append({ action })).status).toBe(201);

@@ -84,6 +84,18 @@ describe('GET /v1/audit/export', () => {
     });
   });
 
+  it("CSV neutralises a formula in a cell with a leading ' (a spreadsheet shows it as text); NDJSON keeps it as appended", async () => {
+    const formulaTenant = randomUUID();
+    const appended = await service.request('POST', '/v1/audit', { action: 'export.formula', tenant_id: formulaTenant, target_name: '=SUM(1)', actor_name: '@ada' });
+    expect(appended.status).toBe(201);
+    const [header, row] = parseCsv(await (await fetch(`${service.baseUrl}/v1/audit/export?tenant_id=${formulaTenant}&format=csv`)).text());
+    const cell = (column: string) => row![header!.indexOf(column)];
+    expect(cell('target_name')).toBe("'=SUM(1)");
+    expect(cell('actor_name')).toBe("'@ada");
+    const [exported] = (await (await fetch(`${service.baseUrl}/v1/audit/export?tenant_id=${formulaTenant}`)).text()).trim().split('\n').map((line) => JSON.parse(line));
+    expect(exported).toMatchObject({ target_name: '=SUM(1)', actor_name: '@ada' });
+  });
+
   it('an empty result is an empty body (CSV: the header alone)', async () => {
     const none = randomUUID();
     expect(await (await fetch(`${service.baseUrl}/v1/audit/export?tenant_id=${none}`)).text()).toBe('');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
 import { grants, scopesOf } from '../../../api/auth/scopes.ts';
@@ -16,8 +17,11 @@ const SCOPE_TABLE: Record<string, string> = {
   verifyApiKey: 'keys:verify',
   resolveClaims: 'claims:read', listMemberships: 'claims:read',
   listAuditEvents: 'audit:read', exportAuditEvents: 'audit:read', checkAuditIntegrity: 'audit:read', listAuditStreams: 'audit:read',
-  appendAuditEvent: 'audit:write', createAuditStream: 'audit:write', deleteAuditStream: 'audit:write',
+  appendAuditEvent: 'audit:write', createAuditStream: 'audit:streams', deleteAuditStream: 'audit:streams',
   resendInvite: 'provisioning:operate', retryProvisioning: 'provisioning:operate',
+  listPermissions: 'members:read', listRoles: 'members:read',
+  createPermission: 'members:write', deletePermission: 'members:write', createRole: 'members:write', updateRole: 'members:write',
+  deleteRole: 'members:write',
   health: 'public', readiness: 'public', simulatedActionToken: 'public',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
 };
@@ -76,8 +80,12 @@ async function requestsByScope(service: TestService) {
     'claims:read': { method: 'POST', path: '/v1/internal/idp/claims', body: { tenant_id: tenant.id }, ok: 200 },
     'audit:read': { method: 'GET', path: '/v1/audit?limit=1', body: undefined, ok: 200 },
     'audit:write': { method: 'POST', path: '/v1/audit', body: { action: 'invoice.paid', tenant_id: tenant.id }, ok: 201 },
+    // No such stream: 404 comes from the handler, so authorisation let the request through.
+    'audit:streams': { method: 'DELETE', path: `/v1/audit/streams/${randomUUID()}`, body: undefined, ok: 404 },
     // This service has no Temporal: 503 comes from the handler, so authorisation let the request through.
     'provisioning:operate': { method: 'POST', path: `/v1/tenants/${tenant.id}/idp/resend-invite`, body: {}, ok: [202, 503] },
+    'members:read': { method: 'GET', path: `/v1/roles?tenant_id=${tenant.id}`, body: undefined, ok: 200 },
+    'members:write': { method: 'POST', path: '/v1/roles', body: { slug: `R${tenant.id.slice(0, 8)}`, name: 'Scoped', tenant_id: tenant.id }, ok: 201 },
   } as const;
 }
 
@@ -107,6 +115,20 @@ describe('scopes per route with AUTH_ENABLED', () => {
       const res = await strict.request(request.method, request.path, request.body, await bearer('registry:admin'));
       expect([request.ok].flat(), scope).toContain(res.status);
     }
+  });
+
+  it('keeps audit streams an administrator\'s: audit:write (a product appending its own events) may neither create nor delete one', async () => {
+    const admin = await bearer('registry:admin');
+    const stream = await strict.request('POST', '/v1/audit/streams', { url: 'https://93.184.215.14/siem', secret: 'stream-secret-0123456789' }, admin);
+    expect(stream.status).toBe(201);
+    const product = await bearer('audit:write');
+    const created = await strict.request('POST', '/v1/audit/streams', { url: 'https://93.184.215.14/mine', secret: 'stream-secret-0123456789' }, product);
+    expect(created.status).toBe(403);
+    expect(created.body).toEqual({ error: 'forbidden', message: expect.stringContaining('audit:streams') });
+    expect((await strict.request('DELETE', `/v1/audit/streams/${stream.body.id}`, undefined, product)).status).toBe(403);
+    const listed = await strict.request('GET', '/v1/audit/streams', undefined, await bearer('audit:read'));
+    expect(listed.body.items.map((s: { id: string }) => s.id)).toContain(stream.body.id);
+    expect((await strict.request('DELETE', `/v1/audit/streams/${stream.body.id}`, undefined, await bearer('audit:streams'))).status).toBe(204);
   });
 
   it('checks the scope before reading the body: a refused write changes nothing', async () => {

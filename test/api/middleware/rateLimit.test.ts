@@ -1,3 +1,4 @@
+import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
 import { buildOpenApiDocument } from '../../../api/openApiDocument.ts';
@@ -12,18 +13,30 @@ const LIMITS = {
   RATE_LIMIT_VERIFY_BURST: 4,
 };
 
+/** One client's default budget: a burst of 2, refilled slowly enough that no token comes back during a test. */
+const SLOW_LIMITS = { RATE_LIMIT_PER_SECOND: 0.1, RATE_LIMIT_BURST: 2, RATE_LIMIT_ADDRESS_CLIENTS: 3, TRUST_PROXY: true };
+/** What one address may send before its tokens are verified: three clients' bursts. */
+const ADDRESS_BURST = 6;
+
 let byAddress: TestService;
 let byClient: TestService;
+let beforeAuth: TestService;
 let issuer: OidcIssuer;
+let beforeAuthIssuer: OidcIssuer;
 beforeAll(async () => {
   issuer = await startOidcIssuer();
+  beforeAuthIssuer = await startOidcIssuer();
   byAddress = await startTestService(LIMITS);
   byClient = await startTestService(LIMITS, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
+  // TRUST_PROXY: the test names each request's address in X-Forwarded-For.
+  beforeAuth = await startTestService(SLOW_LIMITS, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: beforeAuthIssuer.issuer }) });
 });
 afterAll(async () => {
   await byAddress?.close();
   await byClient?.close();
+  await beforeAuth?.close();
   await issuer?.close();
+  await beforeAuthIssuer?.close();
 });
 
 const statuses = async (service: TestService, n: number, request: () => Promise<{ status: number }>) => {
@@ -60,6 +73,33 @@ describe('per-client rate limits', () => {
     const quiet = await token('quiet-service');
     expect(await statuses(byClient, 4, () => byClient.request('GET', '/v1/catalog', undefined, noisy))).toEqual([200, 200, 200, 429]);
     expect((await byClient.request('GET', '/v1/catalog', undefined, quiet)).status).toBe(200);
+  });
+
+  it('before the token is verified, an address past RATE_LIMIT_ADDRESS_CLIENTS budgets gets 429 and costs no verification', async () => {
+    // With discovery failing, every verification asks the issuer again: one discovery fetch per token verified.
+    beforeAuthIssuer.setFault('discovery', { status: 500 });
+    try {
+      const token = await beforeAuthIssuer.sign({ azp: 'flooding-service', scope: 'registry:admin' });
+      const from = (address: string) => ({ authorization: `Bearer ${token}`, 'x-forwarded-for': address });
+      const fetchesBefore = beforeAuthIssuer.fetches.discovery;
+      const flood = await statuses(beforeAuth, 10, () => beforeAuth.request('GET', '/v1/catalog', undefined, from('203.0.113.7')));
+      expect(flood).toEqual([...Array(ADDRESS_BURST).fill(401), ...Array(10 - ADDRESS_BURST).fill(429)]);
+      expect(beforeAuthIssuer.fetches.discovery - fetchesBefore).toBe(ADDRESS_BURST);
+      // Another address keeps its own budget: its token is verified (and refused, the issuer failing).
+      expect((await beforeAuth.request('GET', '/v1/catalog', undefined, from('203.0.113.8'))).status).toBe(401);
+      expect(beforeAuthIssuer.fetches.discovery - fetchesBefore).toBe(ADDRESS_BURST + 1);
+    } finally {
+      beforeAuthIssuer.setFault('discovery', undefined);
+    }
+  });
+
+  it("keys the limit before authentication by address, never by the token's unverified client: forged tokens naming a client do not spend its budget", async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = { authorization: `Bearer ${await beforeAuthIssuer.sign({ azp: 'victim-service', scope: 'registry:admin' }, { key: privateKey })}`, 'x-forwarded-for': '198.51.100.9' };
+    const flood = await statuses(beforeAuth, ADDRESS_BURST + 2, () => beforeAuth.request('GET', '/v1/catalog', undefined, forged));
+    expect(flood).toEqual([...Array(ADDRESS_BURST).fill(401), 429, 429]);
+    const victim = { authorization: `Bearer ${await beforeAuthIssuer.sign({ azp: 'victim-service', scope: 'registry:admin' })}`, 'x-forwarded-for': '198.51.100.10' };
+    expect(await statuses(beforeAuth, 3, () => beforeAuth.request('GET', '/v1/catalog', undefined, victim))).toEqual([200, 200, 429]);
   });
 
   it('declares 429 in the OpenAPI document when limits are configured, and not otherwise', async () => {

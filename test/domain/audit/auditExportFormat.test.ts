@@ -23,6 +23,27 @@ describe('audit export formats', () => {
     expect(line).toBe(`42,2026-11-22T12:00:00.123Z,doc.shared,,,ada,"Ada, ""the"" first",user,,,"line one\r\nline two",,"{""a"": 1}",,,,${'f'.repeat(64)}\r\n`);
   });
 
+  it("OWASP CSV injection: a cell starting with =, +, -, @, tab or carriage return gets a leading ' before RFC 4180 quoting", () => {
+    expect(csvField('=SUM(1)')).toBe("'=SUM(1)");
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('@cmd')).toBe("'@cmd");
+    expect(csvField('\t=1')).toBe("'\t=1");
+    expect(csvField('\r=1')).toBe(`"'\r=1"`);
+    expect(csvField('=HYPERLINK("http://x", "y")')).toBe(`"'=HYPERLINK(""http://x"", ""y"")"`);
+    expect(csvField('a=1')).toBe('a=1');
+    expect(csvField(' =1')).toBe(' =1');
+  });
+
+  it('a CSV line neutralises every text column; the id and the timestamp it generates are left as they are', () => {
+    const line = csvLine({ ...row, actor_id: '@ada', target_name: '=SUM(1)', user_agent: '-x' });
+    expect(line).toBe(`42,2026-11-22T12:00:00.123Z,doc.shared,,,'@ada,"Ada, ""the"" first",user,,,'=SUM(1),,"{""a"": 1}",,'-x,,${'f'.repeat(64)}\r\n`);
+  });
+
+  it('an NDJSON line keeps a formula-like value as it is: only CSV is a spreadsheet\'s input', () => {
+    expect(JSON.parse(ndjsonLine({ ...row, target_name: '=SUM(1)' })).target_name).toBe('=SUM(1)');
+  });
+
   it('an NDJSON line is the event as the listing shows it, then a newline', () => {
     const line = ndjsonLine(row);
     expect(line.endsWith('\n')).toBe(true);

@@ -45,9 +45,14 @@ describe('PayloadEncryptionCodec', () => {
     await expect(new PayloadEncryptionCodec([key]).decode([{ ...sealed!, data: tampered }])).rejects.toThrow();
   });
 
-  it('passes a payload that was never encrypted through (history written before encryption)', async () => {
-    const plain = payload();
-    expect(await new PayloadEncryptionCodec([newPayloadKey('k1')]).decode([plain])).toEqual([plain]);
+  it('refuses a payload that is not encrypted, whatever its encoding or metadata, so no one without a key can write one', async () => {
+    const codec = new PayloadEncryptionCodec([newPayloadKey('k1')]);
+    await expect(codec.decode([payload()])).rejects.toThrow(/not encrypted \(encoding "json\/plain"\)/);
+    await expect(codec.decode([defaultPayloadConverter.toPayload(undefined)!])).rejects.toThrow(/not encrypted/);
+    await expect(codec.decode([{ data: payload().data }])).rejects.toThrow(/not encrypted \(encoding ""\)/);
+    // One plain payload among encrypted ones refuses the whole batch.
+    const [sealed] = await codec.encode([payload()]);
+    await expect(codec.decode([sealed!, payload()])).rejects.toThrow(/not encrypted/);
   });
 });
 

@@ -52,6 +52,7 @@ export class InMemoryTenantRepository implements TenantRepository {
     const key = (t: TenantRecord) => `${micros(t)}|${t.id}`;
     return [...this.tenants.values()]
       .filter((t) => (!filter.status || t.status === filter.status) && (!filter.kind || t.kind === filter.kind) && (!filter.plan || t.plan === filter.plan))
+      .filter((t) => !filter.ids || filter.ids.includes(t.id))
       .filter((t) => !filter.prefix || t.slug.toLowerCase().startsWith(filter.prefix) || t.name.toLowerCase().startsWith(filter.prefix))
       .filter((t) => !after || key(t) < `${after.createdAt}|${after.id}`)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1))

@@ -10,6 +10,8 @@ import { eventually } from '../../support/eventually.ts';
 import { spawnWorker } from '../../support/spawnWorker.ts';
 
 const SECRET = 'stream-secret-of-the-test-0123456789';
+/** The receivers listen on loopback, which a stream may reach only when AUDIT_STREAM_ALLOWED_HOSTS names it. */
+const RECEIVERS_ALLOWED = { AUDIT_STREAM_ALLOWED_HOSTS: ['127.0.0.1'] };
 
 interface Delivery {
   eventId: number;
@@ -93,7 +95,7 @@ async function appendFor(stack: ActorStack, tenantId: string, count: number, lab
 
 describe('audit streams', () => {
   it('deliver every matching event in order, signed, through refusals and an outage of the receiver', async () => {
-    const stack = await startActorStack();
+    const stack = await startActorStack({ settings: RECEIVERS_ALLOWED });
     stacks.push(stack);
     const receiver = await startReceiver();
     const tenantId = randomUUID();
@@ -128,7 +130,7 @@ describe('audit streams', () => {
   }, 120_000);
 
   it('a deleted stream stops: nothing appended afterwards is delivered, and its workflow ends', async () => {
-    const stack = await startActorStack();
+    const stack = await startActorStack({ settings: RECEIVERS_ALLOWED });
     stacks.push(stack);
     const receiver = await startReceiver();
     const tenantId = randomUUID();
@@ -150,11 +152,11 @@ describe('audit streams', () => {
   }, 60_000);
 
   it('a worker killed in the middle of delivering loses nothing: a restarted worker resumes without a gap', async () => {
-    const stack = await startActorStack({ withoutWorker: true });
+    const stack = await startActorStack({ settings: RECEIVERS_ALLOWED, withoutWorker: true });
     stacks.push(stack);
     const receiver = await startReceiver();
     const tenantId = randomUUID();
-    const worker = spawnWorker(stack.taskQueue);
+    const worker = spawnWorker(stack.taskQueue, { AUDIT_STREAM_ALLOWED_HOSTS: '127.0.0.1' });
     const created = await stack.service.request('POST', '/v1/audit/streams', { url: receiver.url, secret: SECRET, filter: { tenant_id: tenantId } });
     expect(created.status).toBe(201);
     const expected = await appendFor(stack, tenantId, 5, 'before-kill');
@@ -175,7 +177,7 @@ describe('audit streams', () => {
   }, 150_000);
 
   it('a stream whose delivery never started (Temporal unreachable at creation) gets it from the reconciler, without a gap', async () => {
-    const stack = await startActorStack();
+    const stack = await startActorStack({ settings: RECEIVERS_ALLOWED });
     stacks.push(stack);
     const receiver = await startReceiver();
     const tenantId = randomUUID();

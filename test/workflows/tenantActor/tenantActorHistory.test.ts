@@ -7,7 +7,8 @@ import { uniqueSlug } from '../../support/testService.ts';
 
 let stack: ActorStack;
 beforeAll(async () => {
-  stack = await startActorStack();
+  // Authentication is off in this stack: the codec endpoint an operator decodes with must be opened for it.
+  stack = await startActorStack({ settings: { CODEC_ENDPOINT_ENABLED: true } });
 });
 afterAll(() => stack.close());
 

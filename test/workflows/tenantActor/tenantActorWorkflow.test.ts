@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../../store/simulatorControl.ts';
-import { actorStateQuery, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
+import { actorStateQuery, resendInviteSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
@@ -112,11 +112,13 @@ describe('provisioning through the tenant actor', () => {
     expect(signal.status).toBe(202);
     expect(signal.body).toEqual({ workflow_id: tenantActorWorkflowId(tenantId), signal: 'retryProvisioning' });
     const sent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0]);
-    expect(sent.metadata).toMatchObject({ requested_by: 'ops@example.com' });
+    // Authentication is off in this stack: no authenticated requester, the body's name is a note.
+    expect(sent.metadata).toMatchObject({ note: 'ops@example.com', requested_via: 'api' });
+    expect(sent.metadata.requested_by).toBeUndefined();
     expect(sent.metadata.user_id).toBeDefined();
     expect(sent.metadata.organization_id).toBeDefined();
     // The failure before the retry came from the tenant's creation, which no operator asked for.
-    expect((await auditOf(tenantId, 'idp.provision_failed'))[0]!.metadata.requested_by).toBeUndefined();
+    expect((await auditOf(tenantId, 'idp.provision_failed'))[0]!.metadata).not.toHaveProperty('requested_via');
     expect(await simCount('idp_sim_organizations', `jsonb_exists(attributes->'tenant_id', ?)`, [tenantId])).toBe(1);
   });
 
@@ -126,11 +128,19 @@ describe('provisioning through the tenant actor', () => {
     expect(signal.status).toBe(202);
     const resent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent')).find((e) => e.metadata.resend === true));
     expect(resent).toBeDefined();
-    expect(resent!.metadata).toMatchObject({ requested_by: 'support@example.com' });
+    expect(resent!.metadata).toMatchObject({ note: 'support@example.com', requested_via: 'api' });
     expect(resent!.metadata.user_id).toBeDefined();
     const emails = await capturedEmails(stack.service.orm, email);
     expect(emails).toHaveLength(2);
     expect(emails[0]!.actionUrl).not.toBe(emails[1]!.actionUrl);
+  });
+
+  it('a resendInvite signalled through Temporal (Web UI, CLI) records the name the operator typed as requested_by, requested via temporal', async () => {
+    const { tenantId } = await createTenant();
+    await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).signal(resendInviteSignal, { requested_by: 'alice@ops.example' });
+    const resent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent')).find((e) => e.metadata.resend === true), 10_000, 'the resend');
+    expect(resent!.metadata).toMatchObject({ requested_by: 'alice@ops.example', requested_via: 'temporal' });
+    expect(resent!.metadata).not.toHaveProperty('note');
   });
 
   it('never provisions twice when the hand-off is repeated', async () => {
@@ -265,11 +275,11 @@ describe('a long-lived tenant actor', () => {
         tenantId,
         retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 },
         state: { provisioning: 'succeeded', runs: 1, userId: users[0]!.id },
-        pending: [{ kind: 'resendInvite', requestedBy: 'carried@example.com' }],
+        pending: [{ kind: 'resendInvite', requestedBy: 'ops-console', note: 'carried@example.com', requestedVia: 'api' }],
       }],
     });
     const resent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent')).find((e) => e.metadata.resend === true), 10_000, 'the carried resend');
-    expect(resent!.metadata).toMatchObject({ requested_by: 'carried@example.com' });
+    expect(resent!.metadata).toMatchObject({ requested_by: 'ops-console', note: 'carried@example.com', requested_via: 'api' });
     expect(await capturedEmails(stack.service.orm, email)).toHaveLength(2);
   });
 });

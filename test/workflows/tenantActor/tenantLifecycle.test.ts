@@ -13,6 +13,7 @@ import { clearFaults, injectFault } from '../../../store/simulatorControl.ts';
 import { temporalTestServerPath } from '../../../platform/temporalTestServer.ts';
 import { openOrm, type Orm } from '../../../store/orm.ts';
 import { postgresStores } from '../../../store/postgresStores.ts';
+import { testSecretBox } from '../../support/testSecretBox.ts';
 import type { RegistryContext } from '../../../domain/registryContext.ts';
 import { actorStateQuery, provisionSignal, pushClaimsSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -55,7 +56,7 @@ async function stopWorker() {
 beforeAll(async () => {
   env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: await temporalTestServerPath() } } });
   orm = await openOrm(inject('databaseUrl'), 5);
-  stores = postgresStores(orm);
+  stores = postgresStores(orm, testSecretBox());
   registry = { stores, effects: new RecordingChangeEffects() };
   await startWorker();
 }, 120_000);

@@ -1,0 +1,24 @@
+import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { Role, RolePatch } from '../../../domain/schemas/roles.ts';
+import { toRole } from '../../../domain/roles/roleResponse.ts';
+import { updateRole } from '../../../domain/roles/updateRole.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const updateRoleRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/roles/{id}',
+  operationId: 'updateRole',
+  access: 'members:write',
+  summary:
+    "Change a role's name, description or permissions (the whole set; each must exist, 400), built-in roles included; a shared role only with a token bound to no tenant (403)",
+  tags: ['roles'],
+  extension: true,
+  params: IdParams,
+  body: RolePatch,
+  responses: {
+    200: { description: 'the role', schema: Role },
+    400: { description: 'invalid input, or a permission that does not exist', schema: ErrorBody },
+    404: { description: 'no such role', schema: ErrorBody },
+  },
+  handler: async ({ params, body }, { meta, deps, caller }) => ({ status: 200, body: toRole(await updateRole(deps, params.id, body, meta, caller.reach)) }),
+});

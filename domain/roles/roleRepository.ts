@@ -1,0 +1,66 @@
+import type { RequestMeta } from '../requestMeta.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+import type { PermissionRecord } from './permissionRecord.ts';
+import type { RoleRecord } from './roleRecord.ts';
+
+/** A permission read under its row lock, with how many roles grant it. */
+export interface LockedPermission extends PermissionRecord {
+  grantedByRoles: number;
+}
+
+/** What a new role is judged against, read under a lock on its slug so that two creations of one slug take turns. */
+export interface RoleCreationFacts {
+  /** Whether the role's tenant exists (true for a shared role). */
+  tenantExists: boolean;
+  /** The tenant of each role that already has the slug (null: a shared role). */
+  slugTakenIn: (string | null)[];
+  /** Which of the permissions asked for exist, locked until the role is written so none is deleted meanwhile. */
+  knownPermissions: ReadonlySet<string>;
+}
+
+/** A role read under its row lock, with how many members hold it. */
+export interface LockedRole extends RoleRecord {
+  heldByMembers: number;
+}
+
+/** What a change of one role writes, decided by a domain rule and written by the repository in one transaction. */
+export interface RoleChange<T> {
+  update?: Pick<RoleRecord, 'name' | 'description' | 'permissions' | 'updatedAt'>;
+  remove?: boolean;
+  event?: AuditAppend;
+  result: T;
+}
+
+/** The roles and permissions' store (store/postgresRoleRepository.ts). */
+export interface RoleRepository {
+  /** Every permission, by slug. */
+  listPermissions(): Promise<PermissionRecord[]>;
+  /** Inserts the permission with its audit event; false (nothing written) when one of that slug exists. */
+  insertPermission(permission: PermissionRecord, event: AuditAppend, meta: RequestMeta): Promise<boolean>;
+  /**
+   * Locks the permission, lets `decide` (a pure rule, which throws to refuse) say its deletion's audit event, and
+   * deletes it with the event in one transaction. False when there is no such permission.
+   */
+  removePermission(slug: string, meta: RequestMeta, decide: (permission: LockedPermission) => AuditAppend): Promise<boolean>;
+  /** The shared roles and, with `tenantId`, that tenant's, shared first, each by slug; undefined when there is no such tenant. */
+  listRoles(tenantId: string | undefined): Promise<RoleRecord[] | undefined>;
+  /**
+   * Under a lock on the slug, reads what `decide` (a pure rule, which throws to refuse) judges the new role by, and
+   * writes the role it returns with its audit event in one transaction.
+   */
+  insertRole(
+    asked: { slug: string; tenantId: string | null; permissions: string[] },
+    meta: RequestMeta,
+    decide: (facts: RoleCreationFacts, now: Date) => { role: RoleRecord; event: AuditAppend },
+  ): Promise<RoleRecord>;
+  /**
+   * Locks the role and the `namedPermissions` that exist, lets `decide` (a pure rule) say what to write, and writes
+   * it with its audit event in one transaction; a rule that throws writes nothing. Undefined when there is no such role.
+   */
+  changeRole<T>(
+    id: string,
+    meta: RequestMeta,
+    namedPermissions: string[],
+    decide: (role: LockedRole, knownPermissions: ReadonlySet<string>, now: Date) => RoleChange<T>,
+  ): Promise<T | undefined>;
+}
