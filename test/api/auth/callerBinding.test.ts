@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
 import { callerOf } from '../../../api/auth/callerBinding.ts';
+import { allRoutes } from '../../../api/routes/index.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
 
@@ -38,6 +39,19 @@ describe('callerOf', () => {
 
   it('binds a tenant_id claim it cannot read to no tenant at all: never more than the token says', () => {
     for (const claim of [7, { id: 'a' }, ['a', 1], null]) expect(callerOf({ tenant_id: claim }).reach).toEqual({ bound: true, tenantIds: new Set() });
+  });
+});
+
+/** Operations that find their tenant themselves and check it in their service (each tested below or in its own file). */
+const CHECKED_IN_SERVICE = new Set(['appendAuditEvent', 'resolveClaims', 'createRole']);
+
+describe('every operation that names a tenant declares where, so a bound token is checked before its handler runs', () => {
+  const fieldsOf = (schema: unknown) => Object.keys((schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+  it.each(allRoutes.map((route) => [route.operationId, route] as const))('%s', (operationId, route) => {
+    if (route.path.startsWith('/v1/tenants/{id}')) expect(route.tenantIn, operationId).toBe('params.id');
+    else if (fieldsOf(route.query).includes('tenant_id') && !CHECKED_IN_SERVICE.has(operationId) && !route.path.startsWith('/v1/audit')) {
+      expect(route.tenantIn, operationId).toBe('query.tenant_id');
+    } else if (fieldsOf(route.body).includes('tenant_id') && !CHECKED_IN_SERVICE.has(operationId)) expect(route.tenantIn, operationId).toBe('body.tenant_id');
   });
 });
 
