@@ -50,6 +50,8 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       this.inc({ cache: 'api_key', result: 'miss' }, cache.stats.apiKeyMisses);
       this.inc({ cache: 'tenant', result: 'hit' }, cache.stats.tenantHits);
       this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
+      this.inc({ cache: 'member', result: 'hit' }, cache.stats.memberHits);
+      this.inc({ cache: 'member', result: 'miss' }, cache.stats.memberMisses);
     },
   });
   const deadLetters = new Gauge({

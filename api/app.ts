@@ -53,6 +53,7 @@ function completeContext(deps: AppDependencies): AppContext {
     cache,
     effects,
     tenantActorSignals: deps.tenantActors,
+    users: deps.identityProvider,
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },

@@ -31,7 +31,7 @@ import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts
 import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet, type RequestCpu } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
-import { keysToRotate, seed, type Seeded, type Volumes } from './seed.ts';
+import { benchMemberOf, keysToRotate, membersTenant, seed, type Seeded, type Volumes } from './seed.ts';
 import { formatTable, type Row } from './table.ts';
 import { summarizeCpuProfile } from './cpuProfileSummary.ts';
 import { InspectorProfiler } from './inspectorProfiler.ts';
@@ -78,6 +78,8 @@ const ROTATION_ROW = 'API key rotation';
 const PROFILE_SECONDS = quick ? 1 : 4;
 /** Never-rotated keys made for the rotation row: three times what its warm-up and run used at the fastest rate seen (467/s). */
 const ROTATABLE_KEYS = quick ? 2_000 : 20_000;
+/** Members of the tenant whose first page the members row reads (issue 34: a tenant of 500 members). */
+const TENANT_MEMBERS = 500;
 
 const projectRoot = resolve(import.meta.dirname, '..');
 const dataDir = resolve(projectRoot, '.data', quick ? 'bench-quick' : 'bench');
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
 
   const runId = Date.now().toString(36);
   const rotatable: string[] = [];
-  const scenarios = buildScenarios(seeded, rotatable, runId);
+  const scenarios = buildScenarios(seeded, rotatable, runId, await membersTenant(databaseUrl, TENANT_MEMBERS));
   const selected = scenarios.filter((s) => !args.only || s.name.includes(args.only));
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
@@ -554,7 +556,7 @@ function random(seedValue: number): () => number {
   };
 }
 
-function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Scenario[] {
+function buildScenarios(seeded: Seeded, rotatable: string[], runId: string, membersTenantId: string): Scenario[] {
   const rnd = random(42);
   const pick = <T>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
   const spread = <T>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
@@ -648,6 +650,7 @@ function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Sce
         ['API keys of a tenant', () => get('/v1/api-keys', { tenant_id: pick(seeded.tenants).id }), (b: string) => b.startsWith('{"items":[')],
         ['catalog', () => get('/v1/catalog', {}), (b: string) => b.startsWith('{"items":[{')],
         ['memberships of a user', () => get(`/v1/users/${pick(seeded.tenants).id}/memberships`, {}), (b: string) => b.startsWith('{"items":[')],
+        [`members of a tenant, first page (${TENANT_MEMBERS} members)`, () => get(`/v1/tenants/${membersTenantId}/members`, {}), (b: string) => b.startsWith('{"items":[{')],
       ] as const
     ).map(([name, make, check]): Scenario => ({ name, ...hot, requests: spread(DISTINCT, () => make()), check, targets: [ratioAtLeast(0.4)] })),
     {
@@ -655,6 +658,17 @@ function buildScenarios(seeded: Seeded, rotatable: string[], runId: string): Sce
       ...hot,
       requests: spread(Math.min(DISTINCT * 2.5, usable.length), () => post('/v1/internal/idp/claims', { tenant_id: pick(seeded.tenants).id })),
       check: (body) => body.startsWith('{"tenant_id":"'),
+      floor: 'json',
+      targets: [ratioAtLeast(0.7, 'json')],
+    },
+    {
+      name: 'claims by tenant_id with user_id of a member',
+      ...hot,
+      requests: spread(Math.min(DISTINCT * 2.5, usable.length), () => {
+        const tenant = pick(seeded.tenants);
+        return post('/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: benchMemberOf(tenant) });
+      }),
+      check: (body) => body.startsWith('{"tenant_id":"') && body.endsWith('"membership_status":"active"}'),
       floor: 'json',
       targets: [ratioAtLeast(0.7, 'json')],
     },

@@ -32,6 +32,10 @@ export const AUDIT_ACTIONS = [
   'data.exported', 'webhook.delivered',
 ];
 const EXTRA_PRODUCTS = ['billing', 'support', 'reports'];
+const MEMBER_ID_PREFIX = 'bench-admin:';
+
+/** The identity-provider user id of the tenant's seeded member: an active IT_ADMIN of that tenant only. */
+export const benchMemberOf = (tenant: SeededTenant): string => MEMBER_ID_PREFIX + tenant.slug;
 const USABLE = new Set(['demo', 'trial', 'active']);
 const AUDIT_SPAN_DAYS = 365;
 
@@ -78,6 +82,20 @@ export async function seed(databaseUrl: string, volumes: Volumes, progress: (mes
     const tenants = (await db.query<SeededTenant>(`select id, slug, status from tenants where slug like 'bench-%' order by slug`)).rows;
     const catalog = (await db.query<{ key: string }>(`select key from catalog_products order by position`)).rows.map((r) => r.key);
     lap(`${tenants.length} tenants with entitlements`);
+
+    await db.query(
+      `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at)
+       select id, $1 || slug, 'admin@' || slug || '.example', 'Bench Admin', 'active', 'provisioning', created_at, created_at
+         from tenants where slug like 'bench-%' on conflict do nothing`,
+      [MEMBER_ID_PREFIX],
+    );
+    await db.query(
+      `insert into member_roles (tenant_id, user_id, role_id)
+       select m.tenant_id, m.user_id, r.id from members m join roles r on r.slug = 'IT_ADMIN' and r.tenant_id is null
+        where m.user_id like $1 || '%' on conflict do nothing`,
+      [MEMBER_ID_PREFIX],
+    );
+    lap(`${tenants.length} members (an IT_ADMIN a tenant)`);
 
     // Keys: 1 in 33 revoked; the sample is drawn from the others whose tenant can use them.
     const validKeys: string[] = [];
@@ -128,7 +146,7 @@ export async function seed(databaseUrl: string, volumes: Volumes, progress: (mes
       [AUDIT_ACTIONS, tenants.map((t) => t.id), products, volumes.auditEvents],
     );
     lap(`${volumes.auditEvents} audit events`);
-    await db.query('vacuum analyze tenants, tenant_products, api_keys, audit_events');
+    await db.query('vacuum analyze tenants, tenant_products, members, member_roles, api_keys, audit_events');
     lap('statistics (vacuum analyze)');
     const bounds = (await db.query<{ min: string; max: string; from: Date; to: Date }>(
       `select min(id) as min, max(id) as max, min(created_at) as from, max(created_at) as to from audit_events`,
@@ -193,6 +211,42 @@ export async function keysToRotate(databaseUrl: string, count: number, runId: st
       ids.push(...rows.map((r) => r.id));
     }
     return ids;
+  } finally {
+    await db.end();
+  }
+}
+
+/** The tenant of the members row: `count` members (one IT_ADMIN, the others MEMBER), made once and found again on a reused database. */
+export async function membersTenant(databaseUrl: string, count: number): Promise<string> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const slug = `bench-members-${count}`;
+    const found = (await db.query<{ id: string }>(`select id from tenants where slug = $1`, [slug])).rows[0];
+    if (found) return found.id;
+    await db.query('begin');
+    const tenant = (await db.query<{ id: string }>(
+      `insert into tenants (id, slug, name, status, kind, plan, created_at, updated_at)
+       values (gen_random_uuid(), $1, $2, 'active', 'customer', 'enterprise', now(), now()) returning id`,
+      [slug, `Bench ${count} members`],
+    )).rows[0]!.id;
+    await db.query(
+      `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at)
+       select $1, 'bench-user-' || lpad(i::text, 5, '0'), 'member-' || lpad(i::text, 5, '0') || '@bench.example.com', 'Bench Member ' || i,
+              case when i % 10 = 9 then 'inactive' else 'active' end, 'registry', now(), now()
+         from generate_series(1, $2::int) i`,
+      [tenant, count],
+    );
+    await db.query(
+      `insert into member_roles (tenant_id, user_id, role_id)
+       select m.tenant_id, m.user_id, r.id from members m
+         join roles r on r.tenant_id is null and r.slug = case when m.user_id = 'bench-user-00001' then 'IT_ADMIN' else 'MEMBER' end
+        where m.tenant_id = $1`,
+      [tenant],
+    );
+    await db.query('commit');
+    await db.query('analyze members, member_roles');
+    return tenant;
   } finally {
     await db.end();
   }

@@ -1,8 +1,10 @@
 import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
+import type { MembershipGrant } from './members/memberRecord.ts';
 
 /**
- * In-process cache of what the two hottest read paths need: API keys by prefix (verify) and tenants with their
- * entitlements (verify's tenant status, claims). It holds no state another replica needs; it only saves reads.
+ * In-process cache of what the two hottest read paths need: API keys by prefix (verify), tenants with their
+ * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id). It holds no
+ * state another replica needs; it only saves reads.
  *
  * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
  * - on the replica that made the change: not at all — the route invalidates after its transaction committed;
@@ -43,6 +45,8 @@ export interface RegistryCacheOptions {
   maxKeys?: number;
   maxTenants?: number;
   maxMissingKeys?: number;
+  /** Users whose grants are held. */
+  maxUsers?: number;
   /** How old an entry may be and still answer while the store cannot be read; 0: never. */
   staleIfErrorMs?: number;
   now?: () => number;
@@ -104,10 +108,12 @@ export class RegistryCache {
   readonly #tenants: BoundedTtlMap<string, CachedTenant>;
   /** slug → tenant id; a hit is confirmed against the tenant's own slug. */
   readonly #slugs: BoundedTtlMap<string, string>;
+  /** user id → its grants in every tenant; an empty list (a user that is no member) saves its read too. */
+  readonly #grants: BoundedTtlMap<string, MembershipGrant[]>;
   #generation = 0;
   #suspended = false;
   /** Lookups answered from memory or not, for the metrics (plain counters: read when scraped, free on the hot path). */
-  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0 };
+  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0, memberHits: 0, memberMisses: 0 };
   /** Until when the change listener is known live (ms); unbounded for a cache no listener feeds (tests, one replica). */
   #liveUntil = Number.POSITIVE_INFINITY;
 
@@ -121,6 +127,8 @@ export class RegistryCache {
     this.#missingKeys = new BoundedTtlMap(options.maxMissingKeys ?? 100_000);
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
+    // ~250 bytes a user with one membership and a few roles: 50,000 users are ~12 MB.
+    this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
   }
 
   /**
@@ -167,6 +175,14 @@ export class RegistryCache {
     return tenant?.slug === slug ? tenant : undefined;
   }
 
+  /** The user's grants in every tenant (empty: a member of none). */
+  memberGrants(userId: string): MembershipGrant[] | undefined {
+    const grants = this.active ? this.#grants.get(userId, this.#now()) : undefined;
+    if (grants) this.stats.memberHits += 1;
+    else this.stats.memberMisses += 1;
+    return grants;
+  }
+
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -181,6 +197,12 @@ export class RegistryCache {
     this.#slugs.set(tenant.slug, tenant.id, expiresAt, now);
   }
 
+  putMemberGrants(userId: string, grants: MembershipGrant[], loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#grants.set(userId, grants, now + this.ttlMs, now);
+  }
+
   invalidateApiKey(prefix: string): void {
     this.#generation += 1;
     this.#keys.delete(prefix);
@@ -193,12 +215,25 @@ export class RegistryCache {
     this.#tenants.delete(id);
   }
 
+  /** One of the user's memberships changed (its status, its roles; added or removed). */
+  invalidateUser(userId: string): void {
+    this.#generation += 1;
+    this.#grants.delete(userId);
+  }
+
+  /** A role's permissions changed or a role went: any cached user may hold it. */
+  invalidateAllMembers(): void {
+    this.#generation += 1;
+    this.#grants.clear();
+  }
+
   clear(): void {
     this.#generation += 1;
     this.#keys.clear();
     this.#missingKeys.clear();
     this.#tenants.clear();
     this.#slugs.clear();
+    this.#grants.clear();
   }
 
   /**
@@ -220,6 +255,11 @@ export class RegistryCache {
     const id = lookup.by === 'id' ? lookup.id : this.#fresh(this.#slugs.peek(lookup.slug));
     const tenant = id === undefined ? undefined : this.#fresh(this.#tenants.peek(id));
     return lookup.by === 'slug' && tenant?.slug !== lookup.slug ? undefined : tenant;
+  }
+
+  /** The user's grants stored within staleIfErrorMs: for when the store read failed. */
+  staleMemberGrants(userId: string): MembershipGrant[] | undefined {
+    return this.#fresh(this.#grants.peek(userId));
   }
 
   #fresh<T>(entry: Entry<T> | undefined): T | undefined {
@@ -245,7 +285,7 @@ export class RegistryCache {
     this.#liveUntil = liveUntil;
   }
 
-  get sizes(): { apiKeys: number; tenants: number } {
-    return { apiKeys: this.#keys.size, tenants: this.#tenants.size };
+  get sizes(): { apiKeys: number; tenants: number; users: number } {
+    return { apiKeys: this.#keys.size, tenants: this.#tenants.size, users: this.#grants.size };
   }
 }

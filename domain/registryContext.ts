@@ -1,6 +1,7 @@
 import type { ChangeEffects } from './changeEffects/changeEffects.ts';
 import type { RegistryStores } from './registryStores.ts';
 import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
+import type { UserDirectory } from './members/userDirectory.ts';
 
 /**
  * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
@@ -11,4 +12,6 @@ export interface RegistryContext {
   effects: ChangeEffects;
   /** The tenant actors' operator commands; absent where no workflow service is configured. */
   tenantActorSignals?: TenantActorSignals;
+  /** The identity provider's users (a new member is made of one); absent where no provider is configured. */
+  users?: UserDirectory;
 }

@@ -6,6 +6,7 @@ import type { ActorOutbox } from './tenantActor/actorOutboxRepository.ts';
 import type { TenantRepository } from './tenants/tenantRepository.ts';
 import type { InviteLedger } from './provisioning/inviteLedger.ts';
 import type { RoleRepository } from './roles/roleRepository.ts';
+import type { MemberRepository } from './members/memberRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -17,4 +18,5 @@ export interface RegistryStores {
   outbox: ActorOutbox;
   invites: InviteLedger;
   roles: RoleRepository;
+  members: MemberRepository;
 }

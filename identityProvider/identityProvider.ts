@@ -1,4 +1,5 @@
-import type { Claims } from '../domain/schemas/claims.ts';
+import type { MembershipStatus } from '../domain/members/memberRecord.ts';
+import type { UserDirectory } from '../domain/members/userDirectory.ts';
 import type { IdpFailureKind } from '../workflows/tenantActor/provisioningVocabulary.ts';
 
 /** A provider failure as a value: `kind` decides retry (only `unavailable` is retried) and lands in the audit metadata. */
@@ -14,7 +15,10 @@ export class IdpError extends Error {
   }
 }
 
-/** The realm role of the tenant's administrator, and the actions its invite asks for (SPEC: provisioning). */
+/**
+ * The realm role provisioning grants the tenant's administrator, and the actions its invite asks for (SPEC:
+ * provisioning). No claim derives from the role: a tenant's administrators are its members with role IT_ADMIN.
+ */
 export const IT_ADMIN_ROLE = 'IT_ADMIN';
 export const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
 
@@ -41,34 +45,124 @@ export interface IdpMembership {
  * earlier attempt for the same tenant created, and fails with organization_exists / user_exists when the thing
  * exists but belongs to someone else. Implemented by the Keycloak adapter and by the simulated provider.
  */
-export interface IdentityProvider {
+export interface IdentityProvider extends UserDirectory {
   /** Organization with alias = slug and attribute tenant_id = tenantId. */
   ensureOrganization(tenant: TenantRef): Promise<{ organizationId: string }>;
   /** User with username/email = email, attribute tenant_id = tenantId, realm role IT_ADMIN, required actions VERIFY_EMAIL and UPDATE_PASSWORD. */
   ensureUser(tenant: TenantRef, email: string, name: string | undefined): Promise<{ userId: string }>;
   /** Membership of the user in the organization; already a member is success. */
   ensureMembership(organizationId: string, userId: string): Promise<void>;
+  /** Takes the user out of the organization; not a member (any more) is success. */
+  removeMembership(organizationId: string, userId: string): Promise<void>;
+  /**
+   * Writes one tenant's value of the user's TENANT_MEMBERSHIPS_ATTRIBUTE (null: removes it), leaving the other
+   * tenants' values and every other attribute as they are, except the top-level claim attributes when the tenant is
+   * the user's home tenant (see userAttributesWith). Removing from a user the provider does not have is success.
+   */
+  pushMembership(userId: string, tenantSlug: string, membership: PushedMembership | null): Promise<void>;
   /** Sends the e-mail with VERIFY_EMAIL and UPDATE_PASSWORD and returns the action-token URL it carries. */
   sendInvite(userId: string): Promise<{ inviteUrl: string }>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */
   listTenantUserIds(tenantId: string): Promise<string[]>;
-  /** Writes the claim bundle into a user's attributes, in the shape the realm's token mappers project. */
-  pushClaims(userId: string, claims: Claims): Promise<void>;
   /** The organizations a user belongs to. Unknown user: empty list. */
   memberships(userId: string): Promise<IdpMembership[]>;
   /** Reachability (server-info). */
   ping(): Promise<void>;
 }
 
-/** The attribute layout pushed into users: one attribute per claim, multi-valued for lists (Keycloak's user attribute model). */
-export function claimsAsUserAttributes(claims: Claims): Record<string, string[]> {
+/**
+ * The user attribute that carries the user's claims per tenant, one JSON value (a PushedMembership) per tenant: what
+ * the claims mapper's fallback reads, with the registry down, for the organization a token is for
+ * (keycloak/extension: TenantClaims.fromPushedMemberships). Declared in the realm's user profile, admin-only.
+ */
+export const TENANT_MEMBERSHIPS_ATTRIBUTE = 'tenant_memberships';
+
+/** One tenant's claims of one user, as pushed into its attributes. */
+export interface PushedMembership {
+  tenant_id: string;
+  tenant_slug: string;
+  plan: string;
+  tenant_status: string;
+  products: string[];
+  org_roles: string[];
+  permissions: string[];
+  membership_status: MembershipStatus;
+}
+
+/** The attribute's values with this tenant's replaced (or removed, for null), ordered by tenant slug. */
+export function tenantMembershipsWith(values: readonly string[], tenantSlug: string, membership: PushedMembership | null): string[] {
+  const others = values.filter((value) => slugOfPushed(value) !== tenantSlug);
+  const next = membership ? [...others, JSON.stringify(membership)] : others;
+  return next.sort((a, b) => (slugOfPushed(a) ?? '').localeCompare(slugOfPushed(b) ?? ''));
+}
+
+function slugOfPushed(value: string): string | undefined {
+  try {
+    const parsed = JSON.parse(value) as { tenant_slug?: unknown };
+    return typeof parsed.tenant_slug === 'string' ? parsed.tenant_slug : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The claims of one tenant as single attributes at the top level: what older mappers and the mapper's fallback
+ * without an organization read. They hold the user's home tenant only (see userAttributesWith).
+ */
+const HOME_TENANT_ATTRIBUTES = ['tenant_id', 'tenant_slug', 'plan', 'tenant_status', 'products', 'org_roles'] as const;
+
+/**
+ * The user's attributes after pushing one tenant's membership: that tenant's value of TENANT_MEMBERSHIPS_ATTRIBUTE
+ * replaced (removed for null) and, for the user's home tenant only, the top-level claim attributes set to it
+ * (cleared for null), so a user of several tenants does not have them flip between tenants. Attributes left without
+ * values are dropped, as Keycloak drops them.
+ */
+export function userAttributesWith(
+  attributes: Readonly<Record<string, string[]>>,
+  tenantSlug: string,
+  membership: PushedMembership | null,
+): Record<string, string[]> {
+  const values = attributes[TENANT_MEMBERSHIPS_ATTRIBUTE] ?? [];
+  const next: Record<string, string[]> = { ...attributes, [TENANT_MEMBERSHIPS_ATTRIBUTE]: tenantMembershipsWith(values, tenantSlug, membership) };
+  if (isHomeTenant(attributes, tenantSlug, membership ?? pushedValueOf(values, tenantSlug))) Object.assign(next, homeTenantAttributes(membership));
+  return Object.fromEntries(Object.entries(next).filter(([, list]) => list.length > 0));
+}
+
+/** Two attribute maps with the same values, an attribute without values being the same as one absent. */
+export function sameAttributes(a: Readonly<Record<string, string[]>>, b: Readonly<Record<string, string[]>>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => JSON.stringify(a[key] ?? []) === JSON.stringify(b[key] ?? []));
+}
+
+/**
+ * The home tenant is the one the user's `tenant_id` attribute names (provisioning sets it on the users it creates;
+ * the first tenant pushed sets it on any other): absent, the tenant pushed becomes it. A removal is matched by the
+ * tenant id its earlier push recorded, else by the top-level slug.
+ */
+function isHomeTenant(attributes: Readonly<Record<string, string[]>>, tenantSlug: string, pushed: { tenant_id: string } | undefined): boolean {
+  const home = attributes.tenant_id?.[0];
+  if (home === undefined) return true;
+  if (pushed) return pushed.tenant_id === home;
+  return attributes.tenant_slug?.[0] === tenantSlug;
+}
+
+function homeTenantAttributes(membership: PushedMembership | null): Record<string, string[]> {
+  if (!membership) return Object.fromEntries(HOME_TENANT_ATTRIBUTES.map((name) => [name, []]));
   return {
-    tenant_id: [claims.tenant_id],
-    tenant_slug: [claims.tenant_slug],
-    plan: [claims.plan],
-    tenant_status: [claims.tenant_status],
-    products: claims.products ?? [],
-    // org_roles are the user's own: only written when the bundle carries them, never cleared by a tenant push.
-    ...(claims.org_roles ? { org_roles: claims.org_roles } : {}),
+    tenant_id: [membership.tenant_id],
+    tenant_slug: [membership.tenant_slug],
+    plan: [membership.plan],
+    tenant_status: [membership.tenant_status],
+    products: membership.products,
+    org_roles: membership.org_roles,
   };
+}
+
+function pushedValueOf(values: readonly string[], tenantSlug: string): { tenant_id: string } | undefined {
+  for (const value of values) {
+    if (slugOfPushed(value) !== tenantSlug) continue;
+    const parsed = JSON.parse(value) as { tenant_id?: unknown };
+    if (typeof parsed.tenant_id === 'string') return { tenant_id: parsed.tenant_id };
+  }
+  return undefined;
 }

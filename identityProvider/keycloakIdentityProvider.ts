@@ -8,27 +8,24 @@
  */
 import KeycloakAdminClient, { fetchWithError } from '@keycloak/keycloak-admin-client';
 import type { Logger } from '../platform/logger.ts';
-import type { Claims } from '../domain/schemas/claims.ts';
+import type { DirectoryUser } from '../domain/members/userDirectory.ts';
 import {
-  claimsAsUserAttributes,
   IdpError,
   INVITE_ACTIONS,
   IT_ADMIN_ROLE,
+  sameAttributes,
+  userAttributesWith,
   type IdentityProvider,
   type IdpMembership,
+  type PushedMembership,
   type TenantRef,
 } from './identityProvider.ts';
 import { KeycloakAdminToken } from './keycloakAdminToken.ts';
 import { statusOf, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';
 
-/** Rounds of read, merge and re-read when the user keeps changing under a claims push; then it is retried later. */
+/** Rounds of read, merge and re-read when the user keeps changing under a membership push; then it is retried later. */
 const PUSH_ATTEMPTS = 3;
-
-const sameAttributes = (a: Record<string, string[]>, b: Record<string, string[]>) => {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((key) => JSON.stringify(a[key] ?? []) === JSON.stringify(b[key] ?? []));
-};
 
 const MEMBERS_PAGE_SIZE = 100;
 /**
@@ -105,6 +102,14 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     }
   }
 
+  async removeMembership(organizationId: string, userId: string): Promise<void> {
+    try {
+      await this.#call('remove organization member', () => this.#client.organizations.delMember({ orgId: organizationId, userId }));
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err; // 404: not a member (any more), or no such user or organization
+    }
+  }
+
   async sendInvite(userId: string): Promise<{ inviteUrl: string }> {
     const url = `${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/tenant-registry/invite`;
     const body = {
@@ -138,6 +143,12 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     return { inviteUrl: link };
   }
 
+  async findUser(userId: string): Promise<DirectoryUser | undefined> {
+    const user = await this.#readUser(userId, false);
+    if (!user?.id) return undefined;
+    return { userId: user.id, email: user.email ?? user.username ?? '', name: [user.firstName, user.lastName].filter(Boolean).join(' ') };
+  }
+
   async listTenantUserIds(tenantId: string): Promise<string[]> {
     const organizationId = await this.#organizationIdOf(tenantId);
     if (!organizationId) return [];
@@ -152,26 +163,26 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * Writes the claim attributes and nothing else. Keycloak's admin API has no per-attribute update: the narrowest
-   * write is a PUT of the user as just read with only the claim attributes changed (a PUT replaces the attribute
-   * map wholesale, so the user's other attributes and org_roles go back as they were). An unchanged bundle writes
-   * nothing. The user is read again right before the write; when someone changed it in between (an administrator's
-   * edit), the merge starts over from the new state instead of writing over it.
+   * Writes this tenant's membership attributes and nothing else (userAttributesWith). Keycloak's admin API has no
+   * per-attribute update: the narrowest write is a PUT of the user as just read with only those attributes changed
+   * (a PUT replaces the attribute map wholesale, so the user's other attributes and other tenants' values go back as
+   * they were). An unchanged membership writes nothing. The user is read again right before the write; when someone
+   * changed it in between (an administrator's edit, another tenant's push), the change starts over from the new state.
    */
-  async pushClaims(userId: string, claims: Claims): Promise<void> {
-    const pushed = claimsAsUserAttributes(claims);
+  async pushMembership(userId: string, tenantSlug: string, membership: PushedMembership | null): Promise<void> {
     for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
-      const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
-      if (!user) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
-      const attributes = { ...attributeMap(user.attributes), ...pushed };
-      if (sameAttributes(attributeMap(user.attributes), attributes)) return;
-      const current = await this.#call('read user', () => this.#client.users.findOne({ id: userId }));
-      if (!current) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
+      const user = await this.#readUser(userId, membership !== null);
+      if (!user) return;
+      const before = attributeMap(user.attributes);
+      const attributes = userAttributesWith(before, tenantSlug, membership);
+      if (sameAttributes(before, attributes)) return;
+      const current = await this.#readUser(userId, membership !== null);
+      if (!current) return;
       if (JSON.stringify(current) !== JSON.stringify(user)) continue;
       await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...current, attributes }));
       return;
     }
-    throw new IdpError('unavailable', `user ${userId} kept changing while its claims were pushed`);
+    throw new IdpError('unavailable', `user ${userId} kept changing while its membership was pushed`);
   }
 
   async memberships(userId: string): Promise<IdpMembership[]> {
@@ -226,6 +237,17 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     } catch (err) {
       throw toIdpError(err, action);
     }
+  }
+
+  /** The user; one Keycloak does not have is `rejected` (404) when `required`, else undefined. */
+  async #readUser(userId: string, required: boolean) {
+    const user = await this.#call('read user', () => this.#client.users.findOne({ id: userId })).catch((err: unknown) => {
+      // Keycloak answers 404 for an id it does not have, whatever its shape.
+      if (statusOf(err) === 404) return undefined;
+      throw err;
+    });
+    if (!user && required) throw new IdpError('rejected', `Keycloak has no user ${userId}`, 404);
+    return user;
   }
 
   async #organizationIdOf(tenantId: string): Promise<string | undefined> {

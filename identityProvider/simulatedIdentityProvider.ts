@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { Claims } from '../domain/schemas/claims.ts';
+import type { DirectoryUser } from '../domain/members/userDirectory.ts';
 import type { Orm } from '../store/orm.ts';
 import { nativePool } from '../store/nativePool.ts';
 import type { Sql } from '../store/sql.ts';
 import {
-  claimsAsUserAttributes,
   IdpError,
   INVITE_ACTIONS,
   IT_ADMIN_ROLE,
+  sameAttributes,
+  userAttributesWith,
   type IdentityProvider,
   type IdpMembership,
+  type PushedMembership,
   type TenantRef,
 } from './identityProvider.ts';
 import type { FaultKind, FaultStep } from '../store/simulatorControl.ts';
@@ -18,15 +20,18 @@ import { PROVISIONING_STEPS } from '../workflows/tenantActor/provisioningVocabul
 import {
   actionLink,
   addMembership,
+  deleteMembership,
   insertEmail,
   insertOrganization,
   insertUser,
   memberIdsOfTenant,
   membershipsOfUser,
-  mergeUserAttributes,
   organizationOfTenant,
   pingTables,
+  replaceUserAttributes,
   takeFault,
+  userAttributes,
+  userById,
   usersWithAddress,
 } from '../store/simulatedIdentityProviderTables.ts';
 import { UUID } from '../store/uuidShape.ts';
@@ -43,6 +48,9 @@ const FAULT_RESPONSES: Record<FaultKind, { status: number; message: string }> = 
 };
 
 const notFound = (what: string) => new IdpError('rejected', `${what} not found`, 404);
+
+/** Rounds of read, change and conditional write while the user keeps changing under a push (as the Keycloak adapter). */
+const PUSH_ATTEMPTS = 3;
 
 /**
  * The identity provider used when IDP_ADMIN_URL is empty: Keycloak 26's observable behaviour (organizations,
@@ -116,15 +124,40 @@ export class SimulatedIdentityProvider implements IdentityProvider {
     });
   }
 
+  findUser(userId: string): Promise<DirectoryUser | undefined> {
+    return this.#run('find_user', { subject: subject({ userId }) }, async (sql) => {
+      if (!UUID.test(userId)) return undefined;
+      const row = await userById(sql, userId);
+      if (!row) return undefined;
+      return { userId, email: row.email, name: [row.first_name, row.last_name].filter(Boolean).join(' ') };
+    });
+  }
+
   listTenantUserIds(tenantId: string): Promise<string[]> {
     return this.#run('list_users', { subject: subject({ tenantId }) }, (sql) => memberIdsOfTenant(sql, tenantId));
   }
 
-  pushClaims(userId: string, claims: Claims): Promise<void> {
-    return this.#run('push_claims', { slugs: [claims.tenant_slug] }, async (sql) => {
-      if (!UUID.test(userId)) throw notFound('user');
-      // A merge, so attributes the bundle does not carry (org_roles among them) stay.
-      if (!(await mergeUserAttributes(sql, userId, claimsAsUserAttributes(claims)))) throw notFound('user');
+  removeMembership(organizationId: string, userId: string): Promise<void> {
+    return this.#run('remove_membership', { subject: subject({ organizationId }) }, async (sql) => {
+      if (UUID.test(organizationId) && UUID.test(userId)) await deleteMembership(sql, organizationId, userId);
+    });
+  }
+
+  pushMembership(userId: string, tenantSlug: string, membership: PushedMembership | null): Promise<void> {
+    return this.#run('push_claims', { slugs: [tenantSlug] }, async (sql) => {
+      for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+        const before = UUID.test(userId) ? await userAttributes(sql, userId) : undefined;
+        if (!before) {
+          // Nothing to remove from a user that is not there; a value to write needs one.
+          if (membership) throw notFound('user');
+          return;
+        }
+        const after = userAttributesWith(before, tenantSlug, membership);
+        if (sameAttributes(before, after)) return;
+        // Written only over the attributes it was computed from: a concurrent push of another tenant is not lost.
+        if (await replaceUserAttributes(sql, userId, before, after)) return;
+      }
+      throw new IdpError('unavailable', `user ${userId} kept changing while its membership was pushed`, 503);
     });
   }
 

@@ -10,11 +10,35 @@ import { retryDelayMs, type RetryPolicy } from '../domain/retryPolicy.ts';
 export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<QueuedActorCommand> {
   const { rows } = await sql.query<{ id: string }>({
     name: 'actor_outbox_enqueue',
-    text: `insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
-           values ($1, $2, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
-    values: [tenantId, command.kind],
+    text: `insert into tenant_actor_outbox (tenant_id, command, payload, next_attempt_at)
+           values ($1, $2, $3, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
+    values: [tenantId, command.kind, outboxPayload(command)],
   });
   return { id: Number(rows[0]!.id), tenantId, command };
+}
+
+/** Records one command for the actor of each tenant, in one statement inside the caller's transaction. */
+export async function enqueueActorCommands(sql: Sql, tenantIds: string[], command: OutboxCommand): Promise<QueuedActorCommand[]> {
+  if (tenantIds.length === 0) return [];
+  const { rows } = await sql.query<{ id: string; tenant_id: string }>({
+    name: 'actor_outbox_enqueue_many',
+    text: `insert into tenant_actor_outbox (tenant_id, command, payload, next_attempt_at)
+           select tenant_id, $2, $3::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) from unnest($1::uuid[]) as tenant_id
+           returning id, tenant_id`,
+    values: [tenantIds, command.kind, outboxPayload(command)],
+  });
+  return rows.map((row) => ({ id: Number(row.id), tenantId: row.tenant_id, command }));
+}
+
+/** What a command carries besides its kind, as the outbox's payload column holds it (null: nothing). */
+function outboxPayload(command: OutboxCommand): string | null {
+  return command.kind === 'syncMember' ? JSON.stringify({ user_id: command.userId }) : null;
+}
+
+/** The command of an outbox row. */
+function outboxCommand(kind: OutboxCommand['kind'], payload: { user_id?: string } | null): OutboxCommand {
+  if (kind === 'syncMember') return { kind, userId: payload?.user_id ?? '' };
+  return { kind };
 }
 
 /** How a hand-off that failed is retried by the relay. */
@@ -39,15 +63,15 @@ export class PostgresActorOutbox implements ActorOutbox {
    * so another replica skips them while this one delivers, and a failed delivery is retried later.
    */
   async leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]> {
-    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; attempts: number }[]>(
+    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; payload: { user_id?: string } | null; attempts: number }[]>(
       `update tenant_actor_outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
         where id in (select id from tenant_actor_outbox
                       where delivered_at is null and dead_lettered_at is null and next_attempt_at <= now()
                       order by next_attempt_at limit ? for update skip locked)
-        returning id, tenant_id, command, attempts`,
+        returning id, tenant_id, command, payload, attempts`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: { kind: r.command }, attempts: r.attempts }));
+    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: outboxCommand(r.command, r.payload), attempts: r.attempts }));
   }
 
   async backlog(): Promise<{ pending: number; oldestSeconds: number; deadLettered: number }> {

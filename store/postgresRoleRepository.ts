@@ -1,11 +1,12 @@
 import type { PermissionRecord } from '../domain/roles/permissionRecord.ts';
 import type { RoleRecord } from '../domain/roles/roleRecord.ts';
-import type { LockedPermission, LockedRole, RoleChange, RoleCreationFacts, RoleRepository } from '../domain/roles/roleRepository.ts';
+import type { LockedPermission, LockedRole, RoleChange, RoleChangeWritten, RoleCreationFacts, RoleRepository } from '../domain/roles/roleRepository.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { appendAuditEvent } from './auditEventInsert.ts';
 import { nativePool } from './nativePool.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
+import { enqueueActorCommands } from './postgresActorOutbox.ts';
 import type { Orm } from './orm.ts';
 import type { Sql } from './sql.ts';
 
@@ -83,11 +84,26 @@ async function replaceGrants(sql: Sql, roleId: string, permissions: string[]): P
 }
 
 /**
- * How many members hold the role. There are no member records yet (SPEC-EXTENSIONS §7's members are the next part
- * of issue 34), so none does: this is the one place the members' part counts its holders, under the role's lock.
+ * How many members hold the role, counted under the role's lock: a member given the role locks it first (FOR SHARE,
+ * store/postgresMemberRepository.ts), so the count includes every one committed and none can be given it meanwhile.
  */
-async function membersHolding(_sql: Sql, _roleId: string): Promise<number> {
-  return 0;
+async function membersHolding(sql: Sql, roleId: string): Promise<number> {
+  const { rows: [held] } = await sql.query<{ members: string }>({
+    name: 'role_held_by',
+    text: 'select count(*) as members from member_roles where role_id = $1',
+    values: [roleId],
+  });
+  return Number(held!.members);
+}
+
+/** The tenants where a member holds the role. */
+async function tenantsHolding(sql: Sql, roleId: string): Promise<string[]> {
+  const { rows } = await sql.query<{ tenant_id: string }>({
+    name: 'role_held_in_tenants',
+    text: 'select distinct tenant_id from member_roles where role_id = $1',
+    values: [roleId],
+  });
+  return rows.map((row) => row.tenant_id);
 }
 
 /**
@@ -209,7 +225,7 @@ export class PostgresRoleRepository implements RoleRepository {
     meta: RequestMeta,
     namedPermissions: string[],
     decide: (role: LockedRole, knownPermissions: ReadonlySet<string>, now: Date) => RoleChange<T>,
-  ): Promise<T | undefined> {
+  ): Promise<RoleChangeWritten<T> | undefined> {
     return nativeTransaction(this.#orm, async (sql) => {
       const { rows: locked } = await sql.query({ name: 'role_lock', text: 'select id from roles where id = $1 for update', values: [id] });
       if (locked.length === 0) return undefined;
@@ -228,7 +244,8 @@ export class PostgresRoleRepository implements RoleRepository {
         await replaceGrants(sql, id, change.update.permissions);
       }
       if (change.event) await appendAuditEvent(sql, change.event, meta);
-      return change.result;
+      const handOffs = change.pushClaims ? await enqueueActorCommands(sql, await tenantsHolding(sql, id), { kind: 'pushClaims' }) : [];
+      return { result: change.result, changed: Boolean(change.remove || change.update), handOffs };
     });
   }
 }

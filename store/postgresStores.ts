@@ -9,6 +9,7 @@ import { PostgresCatalogRepository } from './postgresCatalogRepository.ts';
 import { PostgresTenantRepository } from './postgresTenantRepository.ts';
 import { PostgresInviteLedger } from './postgresInviteLedger.ts';
 import { PostgresRoleRepository } from './postgresRoleRepository.ts';
+import { PostgresMemberRepository } from './postgresMemberRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -21,5 +22,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     outbox: new PostgresActorOutbox(orm),
     invites: new PostgresInviteLedger(orm),
     roles: new PostgresRoleRepository(orm),
+    members: new PostgresMemberRepository(orm),
   };
 }

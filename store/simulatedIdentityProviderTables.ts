@@ -38,6 +38,17 @@ export function usersWithAddress(sql: Sql, tenantId: string, address: string): P
   return run(sql, 'users_with_address', `select id, attributes @> $1::jsonb as owned from idp_sim_users where email = $2 or username = $2`, [ownedBy(tenantId), address]);
 }
 
+/** A user's e-mail and names; undefined when there is no such user. */
+export async function userById(sql: Sql, userId: string): Promise<{ email: string; first_name: string | null; last_name: string | null } | undefined> {
+  const rows = await run<{ email: string; first_name: string | null; last_name: string | null }>(
+    sql,
+    'user_by_id',
+    'select email, first_name, last_name from idp_sim_users where id = $1',
+    [userId],
+  );
+  return rows[0];
+}
+
 /** The new user's id, or undefined when the username or e-mail is taken. */
 export async function insertUser(
   sql: Sql,
@@ -93,19 +104,32 @@ export async function memberIdsOfTenant(sql: Sql, tenantId: string): Promise<str
   return rows.map((row) => row.user_id);
 }
 
+/** Takes the user out of the organization; nothing happens when it is not a member. */
+export async function deleteMembership(sql: Sql, organizationId: string, userId: string): Promise<void> {
+  await run(sql, 'delete_membership', 'delete from idp_sim_memberships where organization_id = $1 and user_id = $2', [organizationId, userId]);
+}
+
+/** The user's attributes; undefined when there is no such user. */
+export async function userAttributes(sql: Sql, userId: string): Promise<Record<string, string[]> | undefined> {
+  const rows = await run<{ attributes: Record<string, string[]> }>(sql, 'user_attributes', 'select attributes from idp_sim_users where id = $1', [userId]);
+  return rows[0]?.attributes;
+}
+
 /**
- * Merges attributes into the user's, so attributes not given stay; like Keycloak, an attribute set to an empty list
- * is removed rather than kept empty. False when there is no such user.
+ * Replaces the user's attributes if they are still `expected` (as read before the change was computed); false when
+ * they changed in between or the user is gone, so the caller reads again.
  */
-export async function mergeUserAttributes(sql: Sql, userId: string, attributes: Record<string, string[]>): Promise<boolean> {
+export async function replaceUserAttributes(
+  sql: Sql,
+  userId: string,
+  expected: Record<string, string[]>,
+  attributes: Record<string, string[]>,
+): Promise<boolean> {
   const rows = await run<{ id: string }>(
     sql,
-    'merge_user_attributes',
-    `update idp_sim_users u set attributes = (
-       select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)
-         from jsonb_each(u.attributes || $1::jsonb) where value <> '[]'::jsonb)
-     where id = $2 returning id`,
-    [JSON.stringify(attributes), userId],
+    'replace_user_attributes',
+    'update idp_sim_users set attributes = $3::jsonb where id = $1 and attributes = $2::jsonb returning id',
+    [userId, JSON.stringify(expected), JSON.stringify(attributes)],
   );
   return rows.length > 0;
 }

@@ -15,7 +15,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  * only: lookups, claim pushes and pings are left out so readiness probes and membership reads never consume a fault
  * meant to break a provisioning.
  */
-export const FAULT_STEPS = [...PROVISIONING_STEPS, 'list_users', 'push_claims', 'memberships', 'ping'] as const;
+export const FAULT_STEPS = [...PROVISIONING_STEPS, 'list_users', 'push_claims', 'memberships', 'find_user', 'remove_membership', 'ping'] as const;
 export type FaultStep = (typeof FAULT_STEPS)[number];
 
 

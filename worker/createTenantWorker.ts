@@ -55,6 +55,8 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 import { untilAvailable } from '../platform/untilAvailable.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
+import { pushesInTurn } from '../identityProvider/pushesInTurn.ts';
+import { withUserAttributeTurn } from '../store/userAttributeTurns.ts';
 
 const silentLog = createLogger('silent', 'worker');
 
@@ -89,7 +91,12 @@ export function workerActivities(
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
   return {
-    ...createTenantActorActivities({ stores, idp: options.idp, trialReminderDays: options.trialReminderDays, metrics: options.metrics }),
+    ...createTenantActorActivities({
+      stores,
+      idp: pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
+      trialReminderDays: options.trialReminderDays,
+      metrics: options.metrics,
+    }),
     ...createAuditStreamActivities({
       streams: stores.auditStreams,
       audit: stores.audit,

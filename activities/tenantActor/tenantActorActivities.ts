@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { ApplicationFailure, log } from '@temporalio/activity';
-import { claimsOfSnapshot } from '../../domain/claims/resolveClaims.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../../domain/tenants/lifecycleTimeline.ts';
 import type { RegistryStores } from '../../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
@@ -10,15 +9,17 @@ import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import {
   isRetryableFailure,
   nextProviderStep,
+  organizationNameOf,
   type ProviderStepsDone,
   type ProviderStepsRequest,
   type ProviderStepsStopped,
   type RecordedOutcome,
   type TenantForProvisioning,
 } from '../../workflows/tenantActor/provisioningVocabulary.ts';
-import { IdpError, type IdentityProvider, type TenantRef } from '../../identityProvider/identityProvider.ts';
+import { IdpError, type IdentityProvider, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 import { isStoreUnreachable } from '../../store/storeUnreachable.ts';
+import { pushedMembershipOf } from './pushedMembership.ts';
 
 /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
 export interface OutcomeContext {
@@ -58,7 +59,7 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit'> & Partial<Pick<RegistryStores, 'invites'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites'>>;
   idp: IdentityProvider;
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
@@ -106,15 +107,63 @@ export function createTenantActorActivities(deps: {
     }
   }
 
-  /** Pushes the tenant's current bundle to every member; users keep their own org_roles. */
+  /**
+   * Pushes the tenant's claims as of `asOf` into the attributes of each of its members (its own roles and
+   * permissions; an inactive member's none) and of each other user of its organization (membership status `none`).
+   * A member the provider does not have (a user deleted there) is skipped: there is nothing to write into, and one
+   * such member must not hold back the tenant's push.
+   */
   async function pushClaimsToMembers(tenantId: string, asOf?: number): Promise<{ users: number }> {
     const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
     if (!tenant) return { users: 0 };
-    const { org_roles: _userOwned, ...claims } = claimsOfSnapshot(tenant, [], asOf ?? Date.now());
+    const now = asOf ?? Date.now();
+    const members = await stores.members.allOfTenant(tenantId);
     const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
-    for (const userId of userIds) await asActivityFailure(() => idp.pushClaims(userId, claims));
-    log.info('pushed claims', { tenantId, users: userIds.length });
-    return { users: userIds.length };
+    const memberIds = new Set(members.map((member) => member.userId));
+    const pushes: [string, PushedMembership][] = [
+      ...members.map((member): [string, PushedMembership] => [member.userId, pushedMembershipOf(tenant, member, now)]),
+      ...userIds.filter((userId) => !memberIds.has(userId)).map((userId): [string, PushedMembership] => [userId, pushedMembershipOf(tenant, undefined, now)]),
+    ];
+    let skipped = 0;
+    for (const [userId, membership] of pushes) {
+      await asActivityFailure(() =>
+        idp.pushMembership(userId, tenant.slug, membership).catch((error: unknown) => {
+          if (!(error instanceof IdpError && error.status === 404 && memberIds.has(userId))) throw error;
+          skipped += 1;
+          log.warn('member not found in the identity provider; its claims were not pushed', { tenantId, userId });
+        }),
+      );
+    }
+    log.info('pushed claims', { tenantId, users: pushes.length - skipped, skipped });
+    return { users: pushes.length - skipped };
+  }
+
+  /**
+   * Makes the provider match the member's record as it is now, whatever the change that asked for it (so a repeat,
+   * or a sync of an older change, converges to the same): an active or pending member is in the tenant's
+   * organization with its claims pushed; an inactive one is out of it with membership status `inactive` and no
+   * roles; a user that is no member (removed) is out of it with the tenant's value removed.
+   */
+  async function syncMemberNow(tenantId: string, userId: string, asOf: number): Promise<{ membership: PushedMembership['membership_status'] | 'removed' }> {
+    const [tenant, snapshot, member] = await Promise.all([
+      stores.tenants.find({ by: 'id', id: tenantId }),
+      stores.tenants.snapshot({ by: 'id', id: tenantId }),
+      stores.members.find(tenantId, userId),
+    ]);
+    if (!tenant || !snapshot) {
+      // Members go with their tenant: there is no organization of theirs to match.
+      log.warn('member sync for a tenant that does not exist', { tenantId, userId });
+      return { membership: 'none' };
+    }
+    const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+    const { organizationId } = await asActivityFailure(() => idp.ensureOrganization(ref));
+    const inOrganization = member !== undefined && member.status !== 'inactive';
+    if (inOrganization) await asActivityFailure(() => idp.ensureMembership(organizationId, userId));
+    else await asActivityFailure(() => idp.removeMembership(organizationId, userId));
+    const pushed = member ? pushedMembershipOf(snapshot, member, asOf) : null;
+    await asActivityFailure(() => idp.pushMembership(userId, tenant.slug, pushed));
+    log.info('synced member', { tenantId, userId, membership: pushed?.membership_status ?? 'removed' });
+    return { membership: pushed?.membership_status ?? 'removed' };
   }
 
   const ensureOrganization = (tenant: TenantRef) => providerStep('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
@@ -159,6 +208,8 @@ export function createTenantActorActivities(deps: {
     sendInvite,
     /** The tenant's claims pushed outside provisioning (a change of status, plan or products; the timeline). */
     pushTenantClaims: pushClaims,
+    /** One member's side in the provider made to match its record (the actor's syncMember command). */
+    syncMember: (tenantId: string, userId: string, asOf?: number) => providerStep('sync_member', () => syncMemberNow(tenantId, userId, asOf ?? Date.now())),
 
     /**
      * The provider's steps of a provisioning, one after the other in one local activity: organization, user,
@@ -175,6 +226,9 @@ export function createTenantActorActivities(deps: {
         progress.organizationId ??= (await ensureOrganization(tenant)).organizationId;
         progress.userId ??= (await ensureUser(tenant, request.adminEmail, request.adminName)).userId;
         if (!progress.member) {
+          // A pending member with role IT_ADMIN before the claims push below, which then carries its roles.
+          const admin = { userId: progress.userId, email: request.adminEmail, name: request.adminName ?? '' };
+          await stores.members.recordProvisioned(request.tenantId, admin);
           await ensureMembership(progress.organizationId, progress.userId);
           progress.member = true;
         }
@@ -242,6 +296,25 @@ export function createTenantActorActivities(deps: {
     async applyDueLifecycle(tenantId: string, asOf: number): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean }> {
       const changed = await stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), reminderDays));
       return changed?.result ?? { applied: [], claimsChanged: false };
+    },
+
+    /** Appends idp.member_sync_failed once per failing streak of one member's sync (`outcomeId` names it). */
+    async recordMemberSyncFailure(
+      tenantId: string,
+      userId: string,
+      failure: { kind: string; message: string; attempts: number },
+      outcomeId: string,
+    ): Promise<void> {
+      await stores.audit.appendOutcomeOnce(
+        {
+          action: 'idp.member_sync_failed',
+          tenant_id: tenantId,
+          target_id: userId,
+          target_type: 'member',
+          metadata: { outcome_id: outcomeId, user_id: userId, kind: failure.kind, message: failure.message, attempts: failure.attempts },
+        },
+        SYSTEM_ACTOR,
+      );
     },
 
     /** Appends idp.claims_push_failed once per failing streak (`outcomeId` names it). */

@@ -11,8 +11,8 @@ export const SCOPES = {
   'audit:write': 'append audit events',
   'audit:streams': 'create and delete audit streams: where the registry sends every tenant\'s audit events',
   'provisioning:operate': 'resend invites and retry provisioning',
-  'members:read': 'read permissions and roles',
-  'members:write': 'define and delete permissions; create, change and delete roles',
+  'members:read': "read permissions, roles and tenants' members",
+  'members:write': "define and delete permissions; create, change and delete roles; add, change, deactivate, reactivate and remove tenants' members",
   'registry:admin': 'everything, including decoding Temporal payloads',
 } as const;
 

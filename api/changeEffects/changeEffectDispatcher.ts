@@ -34,6 +34,8 @@ export class ChangeEffectDispatcher implements ChangeEffects {
   follow(change: CommittedChange): void {
     for (const tenantId of change.staleTenants ?? []) this.#deps.cache.invalidateTenant(tenantId);
     for (const prefix of change.staleApiKeys ?? []) this.#deps.cache.invalidateApiKey(prefix);
+    for (const userId of change.staleUsers ?? []) this.#deps.cache.invalidateUser(userId);
+    if (change.staleAllMembers) this.#deps.cache.invalidateAllMembers();
     for (const handOff of change.handOffs ?? []) {
       this.deliver(handOff)
         .then(() => this.#deps.outbox.markDelivered([handOff.id]))

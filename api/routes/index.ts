@@ -5,6 +5,7 @@ import { claimsRoutes } from './claims/index.ts';
 import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
+import { memberRoutes } from './members/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { tenantRoutes } from './tenants/index.ts';
@@ -22,5 +23,6 @@ export const allRoutes = [
   ...identityProviderRoutes,
   ...permissionRoutes,
   ...roleRoutes,
+  ...memberRoutes,
   ...temporalCodecRoutes,
 ];

@@ -9,9 +9,11 @@ import {
   pushClaimsSignal,
   resendInviteSignal,
   retryProvisioningSignal,
+  syncMemberSignal,
   tenantActorWorkflowId,
   type OperatorSignalInput,
   type ProvisioningOutcome,
+  type SyncMemberInput,
 } from '../../workflows/tenantActor/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActor/tenantActorWorkflow.ts';
 import type { CheckResult } from '../readinessChecks.ts';
@@ -34,6 +36,8 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
       return { signal: provisionSignal.name, args: [] };
     case 'pushClaims':
       return { signal: pushClaimsSignal.name, args: [] };
+    case 'syncMember':
+      return { signal: syncMemberSignal.name, args: [{ user_id: command.userId } satisfies SyncMemberInput] };
     case 'retryProvisioning':
       return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
     case 'resendInvite':

@@ -20,6 +20,10 @@ export interface CommittedChange {
   /** Prefixes of API keys whose validity changed. */
   staleApiKeys?: string[];
   handOffs?: QueuedActorCommand[];
+  /** Users whose memberships (status, roles) changed: what claims read of them. */
+  staleUsers?: string[];
+  /** A role's permissions changed or a role went: every cached member may hold it. */
+  staleAllMembers?: boolean;
 }
 
 /**

@@ -1,10 +1,19 @@
-import { orgRolesFrom, tenantLookupFor } from '../claimsLookup.ts';
+import { attributeTenantOf, namedTenantOf, orgRolesFrom, tenantLookupFor, type TenantLookup } from '../claimsLookup.ts';
 import { isEntitlementCurrent } from '../entitlements/entitlementRules.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { MemberRepository } from '../members/memberRepository.ts';
 import type { CachedTenant, RegistryCache } from '../registryCache.ts';
 import type { Claims, ClaimsRequest } from '../schemas/claims.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
+import { memberClaimsOf, tenantOfMemberships } from './memberClaims.ts';
+import { membershipGrantsOf } from './membershipGrants.ts';
+
+/** What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships. */
+export interface ClaimsStores {
+  tenants: Pick<TenantRepository, 'snapshot'>;
+  members: Pick<MemberRepository, 'ofUser'>;
+}
 
 /**
  * The claim bundle of a tenant from its snapshot, with expiry judged at `now`; the same shape is pushed into users'
@@ -25,28 +34,51 @@ export function claimsOfSnapshot(tenant: CachedTenant, orgRoles: string[], now: 
 
 /**
  * The hot path of the identity provider's token mapper: answered from the registry cache when it holds the tenant
- * (see domain/registryCache.ts for how soon a change is seen), else from one read, which then fills the cache.
+ * (and the user's memberships), else from one read of each, which then fills the cache.
  */
-export async function resolveClaims(
-  tenants: Pick<TenantRepository, 'snapshot'>,
-  request: ClaimsRequest,
-  cache?: RegistryCache,
-  reach: TenantReach = EVERY_TENANT,
-): Promise<Claims> {
-  const lookup = tenantLookupFor(request);
-  const orgRoles = orgRolesFrom(request);
-  let tenant = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
+export async function resolveClaims(stores: ClaimsStores, request: ClaimsRequest, cache?: RegistryCache, reach: TenantReach = EVERY_TENANT): Promise<Claims> {
+  if (request.user_id !== undefined) return claimsOfMember(stores, request.user_id, request, cache, reach);
+  const tenant = await tenantSnapshotOf(stores.tenants, tenantLookupFor(request), cache);
+  requireReach(reach, tenant.id);
+  return claimsOfSnapshot(tenant, orgRolesFrom(request), Date.now());
+}
+
+/**
+ * SPEC-EXTENSIONS §7: the roles and permissions are the member's in the token's tenant, which is the one the body
+ * names, else the user's single active membership, else the one its attributes name, if it is a member there: a user
+ * is never given a tenant's claims through its attributes alone. user_attrs.org_roles do not count.
+ */
+async function claimsOfMember(stores: ClaimsStores, userId: string, request: ClaimsRequest, cache: RegistryCache | undefined, reach: TenantReach): Promise<Claims> {
+  const named = namedTenantOf(request);
+  const [grants, namedTenant] = await Promise.all([
+    membershipGrantsOf(stores.members, userId, cache),
+    named ? tenantSnapshotOf(stores.tenants, named, cache) : undefined,
+  ]);
+  let tenant = namedTenant;
   if (!tenant) {
-    const generation = cache?.generation() ?? 0;
-    tenant = await tenants.snapshot(lookup).catch((error: unknown) => {
-      // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
-      const stale = cache?.staleTenant(lookup);
-      if (!stale) throw error;
-      return stale;
-    });
-    if (!tenant) throw notFound('tenant');
-    cache?.putTenant(tenant, generation);
+    const lookup = tenantOfMemberships(grants) ?? attributeTenantOf(request);
+    if (!lookup) throw new AppError('not_found', 'tenant not found: the user has no single active membership and its attributes name no tenant');
+    tenant = await tenantSnapshotOf(stores.tenants, lookup, cache);
   }
   requireReach(reach, tenant.id);
-  return claimsOfSnapshot(tenant, orgRoles, Date.now());
+  const tenantId = tenant.id;
+  const grant = grants.find((g) => g.tenantId === tenantId);
+  if (!named && !grant) throw new AppError('not_found', 'tenant not found: the user is not a member of the tenant its attributes name');
+  const member = memberClaimsOf(grant);
+  return { ...claimsOfSnapshot(tenant, member.org_roles, Date.now()), permissions: member.permissions, membership_status: member.membership_status };
+}
+
+async function tenantSnapshotOf(tenants: ClaimsStores['tenants'], lookup: TenantLookup, cache: RegistryCache | undefined): Promise<CachedTenant> {
+  const cached = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
+  if (cached) return cached;
+  const generation = cache?.generation() ?? 0;
+  const tenant = await tenants.snapshot(lookup).catch((error: unknown) => {
+    // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+    const stale = cache?.staleTenant(lookup);
+    if (!stale) throw error;
+    return stale;
+  });
+  if (!tenant) throw notFound('tenant');
+  cache?.putTenant(tenant, generation);
+  return tenant;
 }

@@ -1,7 +1,8 @@
-import type { Membership } from '../schemas/membership.ts';
+import type { Membership, MembershipList } from '../schemas/membership.ts';
 import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
+import type { MemberRepository } from '../members/memberRepository.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
-import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
+import { EVERY_TENANT, reaches, type TenantReach } from '../access/tenantReach.ts';
 
 /** What the identity provider knows of one membership (the provider port's shape, kept minimal here). */
 export interface ProviderMembership {
@@ -12,35 +13,48 @@ export interface ProviderMembership {
   attributes: Record<string, string[]>;
 }
 
+export interface MembershipStores {
+  tenants: Pick<TenantRepository, 'snapshots'>;
+  members: Pick<MemberRepository, 'ofUser'>;
+}
+
 /**
- * SPEC rule 9: links and org_roles come from the identity provider; for tenants the registry knows, status, plan
- * and products come from the registry and override the provider's values.
+ * SPEC-EXTENSIONS §7: the registry's member records of the user first, by tenant slug (roles, permissions and status
+ * from the record; status, plan and products from the tenant), then the organizations of registry tenants the
+ * provider has the user in without a record (`none`: what a token for them carries), then the provider's
+ * organizations of no registry tenant (`source: idp`, as the provider has them). `fromProvider` undefined: the
+ * provider could not be asked, and the answer says it is partial.
  */
 export async function membershipsOfUser(
-  tenants: Pick<TenantRepository, 'snapshots'>,
-  fromProvider: ProviderMembership[],
+  stores: MembershipStores,
+  userId: string,
+  fromProvider: ProviderMembership[] | undefined,
   reach: TenantReach = EVERY_TENANT,
-): Promise<Membership[]> {
+): Promise<MembershipList> {
   // A tenant-bound caller sees the memberships of its tenants only, not where else the user belongs.
-  if (reach.bound) fromProvider = fromProvider.filter((m) => m.tenantId !== undefined && reach.tenantIds.has(m.tenantId));
-  const tenantIds = [...new Set(fromProvider.map((m) => m.tenantId).filter((id): id is string => !!id))];
-  const byId = new Map((await tenants.snapshots(tenantIds)).map((t) => [t.id, t]));
+  const records = (await stores.members.ofUser(userId)).filter((m) => reaches(reach, m.tenantId));
+  const provided = (fromProvider ?? []).filter((m) => !reach.bound || (m.tenantId !== undefined && reach.tenantIds.has(m.tenantId)));
+  const organizationOf = new Map(provided.flatMap((m) => (m.tenantId ? [[m.tenantId, m.organizationId] as const] : [])));
+  const tenantIds = [...new Set([...records.map((m) => m.tenantId), ...organizationOf.keys()])];
+  const byId = new Map((await stores.tenants.snapshots(tenantIds)).map((t) => [t.id, t]));
   const now = Date.now();
-  const items: Membership[] = [];
-  for (const m of fromProvider) {
-    const tenant = m.tenantId ? byId.get(m.tenantId) : undefined;
-    if (tenant) {
-      const claims = claimsOfSnapshot(tenant, m.orgRoles, now);
-      items.push({
-        tenant_id: tenant.id,
-        tenant_slug: tenant.slug,
-        organization_id: m.organizationId,
-        org_roles: m.orgRoles,
-        status: claims.tenant_status,
-        plan: claims.plan,
-        products: claims.products ?? [],
-        source: 'registry',
-      });
+  const ofTenant = (tenantId: string) => {
+    const tenant = byId.get(tenantId)!;
+    const claims = claimsOfSnapshot(tenant, [], now);
+    const organizationId = organizationOf.get(tenantId);
+    return { tenant_id: tenant.id, tenant_slug: tenant.slug, ...(organizationId ? { organization_id: organizationId } : {}), status: claims.tenant_status, plan: claims.plan, products: claims.products ?? [] };
+  };
+
+  // Members reference their tenant and tenants are never deleted: every record's tenant has a snapshot.
+  const items: Membership[] = records
+    .map((member): Membership => ({ ...ofTenant(member.tenantId), org_roles: member.roles, permissions: member.permissions, membership_status: member.status, source: 'registry' }))
+    .sort((a, b) => (a.tenant_slug! < b.tenant_slug! ? -1 : 1));
+  const recorded = new Set(records.map((m) => m.tenantId));
+  const foreign: Membership[] = [];
+  for (const m of provided) {
+    if (m.tenantId && recorded.has(m.tenantId)) continue;
+    if (m.tenantId && byId.has(m.tenantId)) {
+      items.push({ ...ofTenant(m.tenantId), org_roles: [], permissions: [], membership_status: 'none', source: 'registry' });
       continue;
     }
     const attr = (name: string) => m.attributes[name]?.[0];
@@ -49,7 +63,8 @@ export async function membershipsOfUser(
     if (attr('tenant_status')) item.status = attr('tenant_status');
     if (attr('plan')) item.plan = attr('plan');
     if (m.attributes.products) item.products = m.attributes.products;
-    items.push(item);
+    foreign.push(item);
   }
-  return items;
+  items.push(...foreign);
+  return fromProvider ? { items } : { items, partial: true };
 }

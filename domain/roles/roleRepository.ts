@@ -1,3 +1,4 @@
+import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { PermissionRecord } from './permissionRecord.ts';
@@ -28,7 +29,18 @@ export interface RoleChange<T> {
   update?: Pick<RoleRecord, 'name' | 'description' | 'permissions' | 'updatedAt'>;
   remove?: boolean;
   event?: AuditAppend;
+  /** What the role grants changed: queue a claims push to every tenant where a member holds it, with the change. */
+  pushClaims?: boolean;
   result: T;
+}
+
+/** What a committed change of one role wrote, for the service to tell what follows it. */
+export interface RoleChangeWritten<T> {
+  result: T;
+  /** Whether anything was written (a PATCH that changes nothing writes nothing). */
+  changed: boolean;
+  /** The claims pushes written with the change, one per tenant where a member holds the role. */
+  handOffs: QueuedActorCommand[];
 }
 
 /** The roles and permissions' store (store/postgresRoleRepository.ts). */
@@ -55,12 +67,13 @@ export interface RoleRepository {
   ): Promise<RoleRecord>;
   /**
    * Locks the role and the `namedPermissions` that exist, lets `decide` (a pure rule) say what to write, and writes
-   * it with its audit event in one transaction; a rule that throws writes nothing. Undefined when there is no such role.
+   * it with its audit event and, when the rule says so, the claims pushes to the tenants whose members hold the role,
+   * in one transaction; a rule that throws writes nothing. Undefined when there is no such role.
    */
   changeRole<T>(
     id: string,
     meta: RequestMeta,
     namedPermissions: string[],
     decide: (role: LockedRole, knownPermissions: ReadonlySet<string>, now: Date) => RoleChange<T>,
-  ): Promise<T | undefined>;
+  ): Promise<RoleChangeWritten<T> | undefined>;
 }

@@ -35,6 +35,7 @@ export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissi
   if (Object.keys(changes).length === 0) return { result: current };
   return {
     update: { ...after, updatedAt: now },
+    pushClaims: changes.permissions !== undefined,
     event: {
       action: 'role.updated',
       tenant_id: role.tenantId ?? undefined,
@@ -47,13 +48,18 @@ export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissi
   };
 }
 
-/** A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller only. */
-export async function updateRole({ stores }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<RoleRecord> {
+/**
+ * A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller
+ * only. A change of its permissions reaches its holders' claims: pushed to each of their tenants, and every member this
+ * replica caches read again.
+ */
+export async function updateRole({ stores, effects }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<RoleRecord> {
   const named = patch.permissions === undefined ? [] : sortedPermissions(patch.permissions);
   const updated = await stores.roles.changeRole(id, meta, named, (role, knownPermissions, now) => {
     requireRoleReach(reach, role.tenantId, 'role', 'change a role shared by every tenant');
     return planRoleUpdate(role, patch, knownPermissions, now);
   });
   if (!updated) throw notFound('role');
-  return updated;
+  if (updated.changed) effects.follow({ handOffs: updated.handOffs, staleAllMembers: true });
+  return updated.result;
 }

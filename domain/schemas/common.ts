@@ -33,6 +33,14 @@ export const ErrorBody = z
   .meta({ id: 'Error' });
 
 export const IdParams = z.object({ id: Uuid });
+/**
+ * An identity provider's user id: Keycloak's are UUIDs, a federated user's `f:<provider>:<id>`; anything else that
+ * could be one, without characters that would need escaping in a path or a log line.
+ */
+export const IdpUserId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9:._@-]{0,254}$/, 'must be an identity provider user id (letters, digits and : . _ @ -, at most 255)')
+  .meta({ description: "the identity provider's user id" });
 export const TenantIdQuery = z.object({ tenant_id: Uuid });
 
 /**

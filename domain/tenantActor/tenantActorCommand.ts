@@ -8,6 +8,11 @@ export type TenantActorCommand =
   | { kind: 'provision' }
   /** The tenant's claims changed: push the current bundle into its users' attributes (queued pushes collapse). */
   | { kind: 'pushClaims' }
+  /**
+   * A member of the tenant changed (added, its roles, deactivated, reactivated, removed): make the identity provider
+   * match the member's record as it is now (organization membership, the user's pushed attributes).
+   */
+  | { kind: 'syncMember'; userId: string }
   /** Operator: run provisioning again after a failure. */
   | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
@@ -28,7 +33,7 @@ export interface OperatorRequest {
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 
 /** The commands a change writes to the outbox in its transaction. */
-export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' }>;
+export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' }>;
 
 /** The commands an operator sends. */
 export type OperatorCommand = Extract<TenantActorCommand, { kind: 'retryProvisioning' | 'resendInvite' }>;

@@ -5,7 +5,7 @@ export interface WorkerMetrics {
   registry: Registry;
   /** Provisioning runs and invite resends by how they ended: the step and failure kind of a failure, `none` otherwise. */
   provisioningOutcomes: Counter<'command' | 'outcome' | 'step' | 'kind'>;
-  /** Each identity-provider step of provisioning, by step and outcome. */
+  /** Each identity-provider step of provisioning, and each member sync (`sync_member`), by step and outcome. */
   provisioningStepDuration: Histogram<'step' | 'outcome'>;
 }
 
@@ -22,7 +22,7 @@ export function createWorkerMetrics(): WorkerMetrics {
     }),
     provisioningStepDuration: new Histogram({
       name: 'tenant_registry_provisioning_step_duration_seconds',
-      help: "Identity-provider steps of provisioning (organization, user, membership, invite, push_claims) by outcome",
+      help: "Identity-provider steps of provisioning (organization, user, membership, invite, push_claims) and member syncs (sync_member) by outcome",
       labelNames: ['step', 'outcome'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],

@@ -16,6 +16,7 @@ import { Migration20261124000016ChainHeadOfChainedRows } from './Migration202611
 import { Migration20261126000017AuditStreamSecretsSealed } from './Migration20261126000017AuditStreamSecretsSealed.ts';
 import { Migration20261127000018ChainTrustsNoSession } from './Migration20261127000018ChainTrustsNoSession.ts';
 import { Migration20261127000019RolesAndPermissions } from './Migration20261127000019RolesAndPermissions.ts';
+import { Migration20261128000020Members } from './Migration20261128000020Members.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261126000017AuditStreamSecretsSealed', class: Migration20261126000017AuditStreamSecretsSealed },
   { name: 'Migration20261127000018ChainTrustsNoSession', class: Migration20261127000018ChainTrustsNoSession },
   { name: 'Migration20261127000019RolesAndPermissions', class: Migration20261127000019RolesAndPermissions },
+  { name: 'Migration20261128000020Members', class: Migration20261128000020Members },
 ];

@@ -4,6 +4,7 @@ import { RegistryCache } from '../../domain/registryCache.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener, type ChangeListener } from '../../store/changeListener.ts';
 import { eventually } from '../support/eventually.ts';
+import { insertMember, setMemberStatus } from '../support/memberRows.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 
 /**
@@ -119,6 +120,67 @@ describe('the registry cache of verify and claims', () => {
     expect((await a.service.request('DELETE', `/v1/tenants/${tenant.id}/entitlements/analytics`)).status).toBe(204);
     expect((await claims(a, tenant.id)).body.products).toEqual([]);
     await eventually(async () => (await claims(b, tenant.id)).body.products.length === 0, 5_000, 'replica b without the entitlement');
+  });
+
+  it("a member deactivated or given another role straight in the database: both replicas' claims follow once they hear it", async () => {
+    const { tenant } = await tenantWithKey(a);
+    const userId = `f:ldap:${tenant.id}`;
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId, status: 'active', roles: ['IT_ADMIN'] });
+    const memberClaims = (replica: Replica) => replica.service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: userId });
+    for (const replica of [a, b]) {
+      expect((await memberClaims(replica)).body).toMatchObject({ org_roles: ['IT_ADMIN'], membership_status: 'active' });
+      // Cached once the insert's own notifications have come by.
+      await eventually(async () => (await memberClaims(replica)) && replica.cache.memberGrants(userId) !== undefined, 5_000, 'the member cached');
+    }
+    await setMemberStatus(a.service.orm, tenant.id, userId, 'inactive');
+    for (const replica of [a, b]) {
+      await eventually(async () => (await memberClaims(replica)).body.membership_status === 'inactive', 5_000, 'the deactivation claimed');
+      expect((await memberClaims(replica)).body).toMatchObject({ org_roles: [], permissions: [] });
+    }
+    await setMemberStatus(a.service.orm, tenant.id, userId, 'active');
+    await a.service.orm.em.fork().execute(
+      `update member_roles set role_id = (select id from roles where slug = 'MEMBER' and tenant_id is null) where tenant_id = ? and user_id = ?`,
+      [tenant.id, userId],
+    );
+    for (const replica of [a, b]) {
+      await eventually(async () => (await memberClaims(replica)).body.org_roles?.[0] === 'MEMBER', 5_000, 'the new role claimed');
+      expect((await memberClaims(replica)).body).toMatchObject({ org_roles: ['MEMBER'], permissions: [], membership_status: 'active' });
+    }
+  });
+
+  it("a member's roles changed and the member deactivated on one replica: this one's claims at once, the other's once it hears the change", async () => {
+    const { tenant } = await tenantWithKey(a);
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId: `admin-${tenant.id}`, status: 'active', roles: ['IT_ADMIN'] });
+    const userId = `f:ldap:${tenant.id}`;
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId, status: 'active', roles: ['MEMBER'] });
+    const memberClaims = async (replica: Replica) =>
+      (await replica.service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: userId })).body as { org_roles: string[]; membership_status: string };
+    for (const replica of [a, b]) {
+      await eventually(async () => (await memberClaims(replica)).org_roles[0] === 'MEMBER' && replica.cache.memberGrants(userId) !== undefined, 5_000, 'the member cached');
+    }
+    const member = `/v1/tenants/${tenant.id}/members/${encodeURIComponent(userId)}`;
+    expect((await a.service.request('PUT', member, { roles: ['IT_ADMIN'] })).status).toBe(200);
+    expect((await memberClaims(a)).org_roles).toEqual(['IT_ADMIN']);
+    await eventually(async () => (await memberClaims(b)).org_roles[0] === 'IT_ADMIN', 5_000, 'replica b claims the new role');
+    expect((await a.service.request('POST', `${member}/deactivate`)).status).toBe(200);
+    expect(await memberClaims(a)).toMatchObject({ org_roles: [], membership_status: 'inactive' });
+    await eventually(async () => (await memberClaims(b)).membership_status === 'inactive', 5_000, 'replica b claims the deactivation');
+  });
+
+  it("a role's permissions changed on one replica are in the member claims of both: this one at once, the other once it hears the change", async () => {
+    const { tenant } = await tenantWithKey(a);
+    const permission = `cache:read-${tenant.id.slice(0, 8)}`;
+    expect((await a.service.request('POST', '/v1/permissions', { slug: permission })).status).toBe(201);
+    const role = await a.service.request('POST', '/v1/roles', { slug: 'Viewer', name: 'Viewer', tenant_id: tenant.id });
+    expect(role.status).toBe(201);
+    const userId = `f:ldap:${tenant.id}`;
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId, status: 'active', roles: ['Viewer'] });
+    const permissionsOn = async (replica: Replica) =>
+      (await replica.service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: userId })).body.permissions as string[];
+    for (const replica of [a, b]) expect(await permissionsOn(replica)).toEqual([]);
+    expect((await a.service.request('PATCH', `/v1/roles/${role.body.id}`, { permissions: [permission] })).status).toBe(200);
+    expect(await permissionsOn(a)).toEqual([permission]);
+    await eventually(async () => (await permissionsOn(b)).includes(permission), 5_000, 'replica b claims the new permission');
   });
 
   it('without its change listener a replica serves nothing from memory, so a change made elsewhere is seen at once', async () => {

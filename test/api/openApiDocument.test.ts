@@ -143,7 +143,8 @@ describe('security and links in the document', () => {
     expect(parameter('/v1/audit', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
     expect(parameter('/v1/audit', 'cursor')).toMatchObject({ type: 'integer', minimum: 1 });
     expect(parameter('/v1/tenants', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
-    expect(document.components.schemas.ClaimsRequest.anyOf).toHaveLength(3);
+    expect(document.components.schemas.ClaimsRequest.anyOf).toHaveLength(4);
+    expect(document.components.schemas.ClaimsRequest.anyOf).toContainEqual({ required: ['user_id'] });
     expect(document.components.schemas.TenantActivate.description).toContain('contract_end must not be before contract_start');
     // The pattern the validator applies (the HTML standard's e-mail), not the looser `format: email` of RFC 5322.
     const email = document.components.schemas.TenantCreate.properties.admin_email;

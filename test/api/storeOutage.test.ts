@@ -4,6 +4,7 @@ import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { startChangeListener, type ChangeListener } from '../../store/changeListener.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { eventually } from '../support/eventually.ts';
+import { insertMember } from '../support/memberRows.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 
@@ -77,5 +78,28 @@ describe('PostgreSQL unreachable', () => {
     proxy.restore();
     await eventually(async () => (await service.request('GET', '/v1/tenants')).status === 200, 15_000, 'the service back');
     expect((await service.request('POST', '/v1/internal/api-keys/verify', { key: key.plaintext })).body.code).toBe('VALID');
+  });
+
+  it("claims with user_id answer from this replica's recent copy of the member's grants, and 503 for a user it never read", async () => {
+    const tenant = (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('outmem'), name: 'Outage members' })).body.tenant;
+    const userId = `f:ldap:${tenant.id}`;
+    await insertMember(service.orm, { tenantId: tenant.id, userId, status: 'active', roles: ['IT_ADMIN'] });
+    const claims = (user: string) => service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: user });
+    // Cached once the insert's own notifications have come by.
+    await eventually(async () => (await claims(userId)).status === 200 && service.deps.cache.memberGrants(userId) !== undefined, 5_000, 'the member cached');
+
+    proxy.cut();
+    try {
+      await eventually(async () => !service.deps.cache.active, 5_000, 'the cache suspended');
+      const res = await claims(userId);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ tenant_id: tenant.id, org_roles: ['IT_ADMIN'], membership_status: 'active' });
+      const stranger = await claims(`f:ldap:never-${tenant.id}`);
+      expect(stranger.status).toBe(503);
+      expect(stranger.body.error).toBe('unavailable');
+    } finally {
+      proxy.restore();
+    }
+    await eventually(async () => (await claims(userId)).status === 200 && service.deps.cache.active, 15_000, 'the service back');
   });
 });

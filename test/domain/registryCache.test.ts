@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MembershipGrant } from '../../domain/members/memberRecord.ts';
 import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../domain/registryCache.ts';
 
 const key = (id: string): CachedApiKey => ({
@@ -13,9 +14,11 @@ const key = (id: string): CachedApiKey => ({
 });
 const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 'starter', status: 'active', entitlements: [] });
 
-function cacheAt(options: { ttlMs?: number; maxKeys?: number } = {}) {
+const grants = (tenantId: string): MembershipGrant[] => [{ tenantId, status: 'active', roles: ['IT_ADMIN'], permissions: ['audit:read'] }];
+
+function cacheAt(options: { ttlMs?: number; maxKeys?: number; maxUsers?: number; staleIfErrorMs?: number } = {}) {
   let now = 1_000_000;
-  const cache = new RegistryCache({ ttlMs: options.ttlMs ?? 30_000, maxKeys: options.maxKeys, now: () => now });
+  const cache = new RegistryCache({ ttlMs: options.ttlMs ?? 30_000, maxKeys: options.maxKeys, maxUsers: options.maxUsers, staleIfErrorMs: options.staleIfErrorMs, now: () => now });
   return { cache, advance: (ms: number) => (now += ms) };
 }
 
@@ -95,5 +98,64 @@ describe('RegistryCache', () => {
     expect(cache.apiKey('trk_b')?.id).toBe('b');
     expect(cache.apiKey('trk_c')?.id).toBe('c');
     expect(cache.sizes.apiKeys).toBe(2);
+  });
+
+  describe("a user's membership grants", () => {
+    it('are served until the TTL has passed, and counted as member hits and misses', () => {
+      const { cache, advance } = cacheAt({ ttlMs: 30_000 });
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+      cache.putMemberGrants('u-1', grants('t-1'), cache.generation());
+      cache.putMemberGrants('u-2', [], cache.generation());
+      advance(29_999);
+      expect(cache.memberGrants('u-1')).toEqual(grants('t-1'));
+      expect(cache.memberGrants('u-2')).toEqual([]);
+      advance(1);
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+      expect(cache.stats).toMatchObject({ memberHits: 2, memberMisses: 2 });
+    });
+
+    it("invalidating a user forgets that user's grants only; a role change forgets every user's", () => {
+      const { cache } = cacheAt();
+      for (const user of ['u-1', 'u-2', 'u-3']) cache.putMemberGrants(user, grants('t-1'), cache.generation());
+      cache.invalidateUser('u-1');
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+      expect(cache.memberGrants('u-2')).toBeDefined();
+      cache.invalidateAllMembers();
+      expect(cache.memberGrants('u-2')).toBeUndefined();
+      expect(cache.memberGrants('u-3')).toBeUndefined();
+      expect(cache.sizes.users).toBe(0);
+    });
+
+    it('are not stored when any invalidation happened while they were read', () => {
+      const { cache } = cacheAt();
+      for (const invalidate of [() => cache.invalidateUser('u-1'), () => cache.invalidateAllMembers(), () => cache.invalidateTenant('t-9')]) {
+        const loadStarted = cache.generation();
+        invalidate();
+        cache.putMemberGrants('u-1', grants('t-1'), loadStarted);
+        expect(cache.memberGrants('u-1')).toBeUndefined();
+      }
+    });
+
+    it('are neither served nor stored while suspended, yet answer as stale within staleIfErrorMs; a resume starts empty', () => {
+      const { cache, advance } = cacheAt({ staleIfErrorMs: 60_000 });
+      cache.putMemberGrants('u-1', grants('t-1'), cache.generation());
+      cache.suspend();
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+      cache.putMemberGrants('u-2', grants('t-2'), cache.generation());
+      expect(cache.staleMemberGrants('u-2')).toBeUndefined();
+      expect(cache.staleMemberGrants('u-1')).toEqual(grants('t-1'));
+      advance(60_001);
+      expect(cache.staleMemberGrants('u-1')).toBeUndefined();
+      cache.resume();
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+    });
+
+    it('are held for at most maxUsers users, the oldest dropped first', () => {
+      const { cache } = cacheAt({ maxUsers: 2 });
+      for (const user of ['u-1', 'u-2', 'u-3']) cache.putMemberGrants(user, grants('t-1'), cache.generation());
+      expect(cache.memberGrants('u-1')).toBeUndefined();
+      expect(cache.memberGrants('u-3')).toBeDefined();
+      expect(cache.sizes.users).toBe(2);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IdpError, type TenantRef } from '../../identityProvider/identityProvider.ts';
+import { IdpError, TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import type { IdpFailureKind } from '../../workflows/tenantActor/provisioningVocabulary.ts';
 import { kindForStatus } from '../../identityProvider/keycloakErrors.ts';
 import {
@@ -10,7 +10,6 @@ import {
   type KeycloakIdentityProviderOptions,
 } from '../../identityProvider/keycloakIdentityProvider.ts';
 import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
-import type { Claims } from '../../domain/schemas/claims.ts';
 import { startFakeKeycloak, type FakeKeycloak } from '../support/fakeKeycloak.ts';
 
 const SECRET = 'kc-secret-7f3a9c-do-not-leak';
@@ -48,6 +47,11 @@ async function provision(idp: KeycloakIdentityProvider, ref: TenantRef, email: s
   await idp.ensureMembership(organizationId, userId);
   const { inviteUrl } = await idp.sendInvite(userId);
   return { organizationId, userId, inviteUrl };
+}
+
+/** One tenant's membership as the actor pushes it. */
+function pushed(values: Partial<PushedMembership> & Pick<PushedMembership, 'tenant_id' | 'tenant_slug'>): PushedMembership {
+  return { plan: 'pro', tenant_status: 'active', products: [], org_roles: [], permissions: [], membership_status: 'active', ...values };
 }
 
 /** The IdpError a promise rejects with (fails the test when it resolves or throws something else). */
@@ -327,47 +331,69 @@ describe('KeycloakIdentityProvider against a Keycloak-speaking peer', () => {
     expect(lines.at(-1)).not.toContain(SECRET);
   });
 
-  it('pushClaims merges the claim bundle into the user\'s attributes, keeping the others and org_roles', async () => {
+  it("pushMembership writes the tenant's value and its top-level claim attributes into its home tenant's user, keeping the others", async () => {
     const idp = providerFor(fake);
     const tenantId = randomUUID();
     const user = fake.addUser({
       username: 'ada@example.com',
       email: 'ada@example.com',
       firstName: 'Ada',
-      attributes: { department: ['research'], org_roles: ['owner,billing'], plan: ['free'] },
+      attributes: { department: ['research'], tenant_id: [tenantId], plan: ['free'] },
     });
-    const claims: Claims = { tenant_id: tenantId, tenant_slug: 'acme', plan: 'pro', tenant_status: 'active', products: ['crm', 'erp'] };
+    const membership = pushed({ tenant_id: tenantId, tenant_slug: 'acme', org_roles: ['IT_ADMIN'], permissions: ['members:manage'], products: ['crm', 'erp'] });
 
-    await idp.pushClaims(user.id, claims);
+    await idp.pushMembership(user.id, 'acme', membership);
     expect(fake.users.get(user.id)!.attributes).toEqual({
       department: ['research'],
-      org_roles: ['owner,billing'],
       tenant_id: [tenantId],
       tenant_slug: ['acme'],
       plan: ['pro'],
       tenant_status: ['active'],
       products: ['crm', 'erp'],
+      org_roles: ['IT_ADMIN'],
+      [TENANT_MEMBERSHIPS_ATTRIBUTE]: [JSON.stringify(membership)],
     });
     expect(fake.users.get(user.id)).toMatchObject({ email: 'ada@example.com', firstName: 'Ada' });
 
-    await idp.pushClaims(user.id, { ...claims, org_roles: ['admin'], products: undefined });
-    expect(fake.users.get(user.id)!.attributes).toMatchObject({ org_roles: ['admin'], products: [], department: ['research'] });
-
-    const err = await idpFailure(idp.pushClaims(randomUUID(), claims));
+    const err = await idpFailure(idp.pushMembership(randomUUID(), 'acme', membership));
     expect(err).toMatchObject({ kind: 'rejected', status: 404 });
   });
 
-  it('pushClaims writes nothing when the bundle is already on the user', async () => {
+  it("pushMembership of another tenant adds only that tenant's value; null removes it, and for the home tenant clears the top-level attributes", async () => {
     const idp = providerFor(fake);
-    const claims: Claims = { tenant_id: randomUUID(), tenant_slug: 'same', plan: 'pro', tenant_status: 'active', products: ['crm'] };
+    const home = pushed({ tenant_id: randomUUID(), tenant_slug: 'home', org_roles: ['IT_ADMIN'] });
+    const other = pushed({ tenant_id: randomUUID(), tenant_slug: 'other', plan: 'enterprise', org_roles: ['MEMBER'] });
+    const user = fake.addUser({ username: `multi-${randomUUID()}@example.com`, attributes: { tenant_id: [home.tenant_id], department: ['research'] } });
+
+    await idp.pushMembership(user.id, 'home', home);
+    await idp.pushMembership(user.id, 'other', other);
+    expect(fake.users.get(user.id)!.attributes).toMatchObject({
+      tenant_id: [home.tenant_id],
+      tenant_slug: ['home'],
+      plan: ['pro'],
+      org_roles: ['IT_ADMIN'],
+      [TENANT_MEMBERSHIPS_ATTRIBUTE]: [JSON.stringify(home), JSON.stringify(other)],
+    });
+
+    await idp.pushMembership(user.id, 'other', null);
+    expect(fake.users.get(user.id)!.attributes[TENANT_MEMBERSHIPS_ATTRIBUTE]).toEqual([JSON.stringify(home)]);
+    await idp.pushMembership(user.id, 'home', null);
+    expect(fake.users.get(user.id)!.attributes).toEqual({ department: ['research'] });
+    // Nothing to remove from a user Keycloak does not have.
+    await expect(idp.pushMembership(randomUUID(), 'home', null)).resolves.toBeUndefined();
+  });
+
+  it('pushMembership writes nothing when the membership is already on the user', async () => {
+    const idp = providerFor(fake);
+    const membership = pushed({ tenant_id: randomUUID(), tenant_slug: 'same', products: ['crm'] });
     const user = fake.addUser({ username: `same-${randomUUID()}@example.com` });
-    await idp.pushClaims(user.id, claims);
+    await idp.pushMembership(user.id, 'same', membership);
     const puts = fake.adminRequests('PUT', `/users/${user.id}`).length;
-    await idp.pushClaims(user.id, claims);
+    await idp.pushMembership(user.id, 'same', membership);
     expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(puts);
   });
 
-  it("pushClaims keeps an administrator's edit made while it ran: it reads again and merges over the new state", async () => {
+  it("pushMembership keeps an administrator's edit made while it ran: it reads again and merges over the new state", async () => {
     const idp = providerFor(fake);
     const user = fake.addUser({ username: `edit-${randomUUID()}@example.com`, firstName: 'Ada', attributes: { department: ['research'] } });
     let reads = 0;
@@ -379,7 +405,7 @@ describe('KeycloakIdentityProvider against a Keycloak-speaking peer', () => {
       }
     };
     try {
-      await idp.pushClaims(user.id, { tenant_id: randomUUID(), tenant_slug: 'acme', plan: 'pro', tenant_status: 'active', products: [] });
+      await idp.pushMembership(user.id, 'acme', pushed({ tenant_id: randomUUID(), tenant_slug: 'acme' }));
     } finally {
       fake.afterUserRead = undefined;
     }
@@ -387,7 +413,7 @@ describe('KeycloakIdentityProvider against a Keycloak-speaking peer', () => {
     expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(1);
   });
 
-  it('pushClaims gives up as unavailable (retried later) when the user keeps changing under it', async () => {
+  it('pushMembership gives up as unavailable (retried later) when the user keeps changing under it', async () => {
     const idp = providerFor(fake);
     const user = fake.addUser({ username: `busy-${randomUUID()}@example.com` });
     let n = 0;
@@ -395,12 +421,24 @@ describe('KeycloakIdentityProvider against a Keycloak-speaking peer', () => {
       if (read.id === user.id) read.attributes = { ...read.attributes, counter: [String(++n)] };
     };
     try {
-      const err = await idpFailure(idp.pushClaims(user.id, { tenant_id: randomUUID(), tenant_slug: 'busy', plan: 'pro', tenant_status: 'active' }));
+      const err = await idpFailure(idp.pushMembership(user.id, 'busy', pushed({ tenant_id: randomUUID(), tenant_slug: 'busy' })));
       expect(err).toMatchObject({ kind: 'unavailable' });
     } finally {
       fake.afterUserRead = undefined;
     }
     expect(fake.adminRequests('PUT', `/users/${user.id}`)).toHaveLength(0);
+  });
+
+  it('removeMembership takes the user out of the organization; not a member, or no such organization, is success', async () => {
+    const idp = providerFor(fake);
+    const { organizationId, userId } = await provision(idp, tenant('leave', 'Leave'), 'leave@example.com');
+    await idp.removeMembership(organizationId, userId);
+    expect(fake.members.get(organizationId)!.has(userId)).toBe(false);
+    await expect(idp.removeMembership(organizationId, userId)).resolves.toBeUndefined();
+    await expect(idp.removeMembership(randomUUID(), userId)).resolves.toBeUndefined();
+    fake.failNext('admin', { status: 503 });
+    const err = await idpFailure(idp.removeMembership(organizationId, userId));
+    expect(err).toMatchObject({ kind: 'unavailable' });
   });
 
   it('memberships maps the user\'s organizations, tenant ids and org_roles; an unknown user has none', async () => {

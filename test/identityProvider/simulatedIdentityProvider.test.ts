@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { TenantRef } from '../../identityProvider/identityProvider.ts';
+import { TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import {
   capturedEmails,
@@ -31,6 +31,21 @@ const newTenant = (): TenantRef => {
 const adminOf = (tenant: TenantRef) => `Admin.${tenant.slug}@Example.COM`;
 
 const rows = <T>(sql: string, params: unknown[]) => orm.em.fork().execute<T[]>(sql, params);
+const attributesOf = async (userId: string) => (await rows<{ attributes: Record<string, string[]> }>('select attributes from idp_sim_users where id = ?', [userId]))[0]!.attributes;
+/** The user's pushed values of tenant_memberships, by tenant slug. */
+const valuesBySlug = (attributes: Record<string, string[]>) =>
+  Object.fromEntries((attributes[TENANT_MEMBERSHIPS_ATTRIBUTE] ?? []).map((value) => [(JSON.parse(value) as PushedMembership).tenant_slug, JSON.parse(value) as PushedMembership]));
+const pushed = (tenant: TenantRef, values: Partial<PushedMembership> = {}): PushedMembership => ({
+  tenant_id: tenant.tenantId,
+  tenant_slug: tenant.slug,
+  plan: 'starter',
+  tenant_status: 'trial',
+  products: [],
+  org_roles: [],
+  permissions: [],
+  membership_status: 'active',
+  ...values,
+});
 const idpError = (kind: string, status: number) => expect.objectContaining({ name: 'IdpError', kind, status });
 
 async function provision(tenant: TenantRef) {
@@ -187,33 +202,94 @@ describe('SimulatedIdentityProvider', () => {
     expect(await rows('select id from idp_sim_users where email = ?', [adminOf(tenant).toLowerCase()])).toHaveLength(1);
   });
 
-  it("pushClaims writes the claim attributes and keeps the user's org_roles", async () => {
+  it("pushMembership writes the tenant's value of tenant_memberships and, for the user's home tenant, the top-level claim attributes", async () => {
     const tenant = newTenant();
     const { userId } = await provision(tenant);
-    const claims = { tenant_id: tenant.tenantId, tenant_slug: tenant.slug, plan: 'starter', tenant_status: 'trial' as const };
-    await idp.pushClaims(userId, { ...claims, org_roles: ['owner', 'billing'], products: ['analytics'] });
-    await idp.pushClaims(userId, { ...claims, plan: 'growth', tenant_status: 'active', products: [] });
+    await idp.pushMembership(userId, tenant.slug, pushed(tenant, { org_roles: ['IT_ADMIN'], permissions: ['members:manage'], products: ['analytics'] }));
+    await idp.pushMembership(userId, tenant.slug, pushed(tenant, { plan: 'growth', tenant_status: 'active', org_roles: ['MEMBER'] }));
 
-    const [user] = await rows<any>('select attributes from idp_sim_users where id = ?', [userId]);
-    expect(user.attributes).toEqual({
+    expect(await attributesOf(userId)).toEqual({
       tenant_id: [tenant.tenantId],
       tenant_slug: [tenant.slug],
       plan: ['growth'],
       tenant_status: ['active'],
-      org_roles: ['owner', 'billing'],
+      org_roles: ['MEMBER'],
+      [TENANT_MEMBERSHIPS_ATTRIBUTE]: [JSON.stringify(pushed(tenant, { plan: 'growth', tenant_status: 'active', org_roles: ['MEMBER'] }))],
     });
+  });
+
+  it("pushMembership of another tenant adds that tenant's value and leaves the top-level attributes the home tenant's", async () => {
+    const home = newTenant();
+    const other = newTenant();
+    const { userId } = await provision(home);
+    await idp.pushMembership(userId, home.slug, pushed(home, { org_roles: ['IT_ADMIN'] }));
+    await idp.pushMembership(userId, other.slug, pushed(other, { plan: 'enterprise', org_roles: ['MEMBER'], products: ['sso'] }));
+
+    const attributes = await attributesOf(userId);
+    expect(attributes).toMatchObject({ tenant_id: [home.tenantId], tenant_slug: [home.slug], plan: ['starter'], org_roles: ['IT_ADMIN'] });
+    expect(attributes.products).toBeUndefined();
+    expect(valuesBySlug(attributes)).toEqual({ [home.slug]: pushed(home, { org_roles: ['IT_ADMIN'] }), [other.slug]: pushed(other, { plan: 'enterprise', org_roles: ['MEMBER'], products: ['sso'] }) });
+  });
+
+  it('a user without a tenant_id attribute gets the first tenant pushed as its home tenant', async () => {
+    const first = newTenant();
+    const second = newTenant();
+    const { userId } = await seedForeignUser(orm, { email: `nobody.${first.slug}@example.com` });
+    await idp.pushMembership(userId, first.slug, pushed(first, { org_roles: ['MEMBER'] }));
+    await idp.pushMembership(userId, second.slug, pushed(second, { org_roles: ['IT_ADMIN'] }));
+
+    expect(await attributesOf(userId)).toMatchObject({ tenant_id: [first.tenantId], tenant_slug: [first.slug], org_roles: ['MEMBER'] });
+  });
+
+  it("pushMembership with null removes the tenant's value; for the home tenant it clears the top-level claim attributes", async () => {
+    const home = newTenant();
+    const other = newTenant();
+    const { userId } = await provision(home);
+    await idp.pushMembership(userId, home.slug, pushed(home, { org_roles: ['IT_ADMIN'], products: ['analytics'] }));
+    await idp.pushMembership(userId, other.slug, pushed(other));
+
+    await idp.pushMembership(userId, other.slug, null);
+    expect(Object.keys(valuesBySlug(await attributesOf(userId)))).toEqual([home.slug]);
+    expect(await attributesOf(userId)).toMatchObject({ tenant_id: [home.tenantId], org_roles: ['IT_ADMIN'], products: ['analytics'] });
+
+    await idp.pushMembership(userId, home.slug, null);
+    expect(await attributesOf(userId)).toEqual({});
+  });
+
+  it("concurrent pushes of different tenants into one user all land: none writes over another's value", async () => {
+    // Three: each round of read and conditional write lets one of them through, and a push has three rounds.
+    const tenants = Array.from({ length: 3 }, newTenant);
+    const { userId } = await provision(tenants[0]!);
+    await Promise.all(tenants.map((tenant) => idp.pushMembership(userId, tenant.slug, pushed(tenant))));
+
+    expect(Object.keys(valuesBySlug(await attributesOf(userId))).sort()).toEqual(tenants.map((t) => t.slug).sort());
+  });
+
+  it('removeMembership takes the user out of the organization; a user that is not a member is success', async () => {
+    const tenant = newTenant();
+    const { organizationId, userId } = await provision(tenant);
+    await idp.removeMembership(organizationId, userId);
+    expect(await idp.listTenantUserIds(tenant.tenantId)).toEqual([]);
+    await expect(idp.removeMembership(organizationId, userId)).resolves.toBeUndefined();
+    await expect(idp.removeMembership(organizationId, randomUUID())).resolves.toBeUndefined();
+    await expect(idp.removeMembership(organizationId, 'not-a-keycloak-id')).resolves.toBeUndefined();
+  });
+
+  it('injected faults reach removeMembership (remove_membership) and pushMembership (push_claims) of their tenant', async () => {
+    const tenant = newTenant();
+    const { organizationId, userId } = await provision(tenant);
+    await injectFault(orm, { kind: 'unauthorized', step: 'remove_membership', tenantSlug: tenant.slug, times: 1 });
+    await injectFault(orm, { kind: 'unavailable', step: 'push_claims', tenantSlug: tenant.slug, times: 1 });
+    await expect(idp.removeMembership(organizationId, userId)).rejects.toEqual(idpError('unauthorized', 401));
+    await expect(idp.pushMembership(userId, tenant.slug, pushed(tenant))).rejects.toEqual(idpError('unavailable', 503));
+    await expect(idp.removeMembership(organizationId, userId)).resolves.toBeUndefined();
+    await expect(idp.pushMembership(userId, tenant.slug, pushed(tenant))).resolves.toBeUndefined();
   });
 
   it('memberships returns the organization with its tenantId and the user’s orgRoles', async () => {
     const tenant = newTenant();
     const { organizationId, userId } = await provision(tenant);
-    await idp.pushClaims(userId, {
-      tenant_id: tenant.tenantId,
-      tenant_slug: tenant.slug,
-      plan: 'starter',
-      tenant_status: 'trial',
-      org_roles: ['admin'],
-    });
+    await idp.pushMembership(userId, tenant.slug, pushed(tenant, { org_roles: ['admin'] }));
 
     expect(await idp.memberships(userId)).toEqual([
       {
@@ -241,9 +317,9 @@ describe('SimulatedIdentityProvider', () => {
     const { organizationId } = await idp.ensureOrganization(tenant);
     await expect(idp.ensureMembership(organizationId, randomUUID())).rejects.toEqual(idpError('rejected', 404));
     await expect(idp.sendInvite(randomUUID())).rejects.toEqual(idpError('rejected', 404));
-    await expect(
-      idp.pushClaims(randomUUID(), { tenant_id: tenant.tenantId, tenant_slug: tenant.slug, plan: 'starter', tenant_status: 'trial' }),
-    ).rejects.toEqual(idpError('rejected', 404));
+    await expect(idp.pushMembership(randomUUID(), tenant.slug, pushed(tenant))).rejects.toEqual(idpError('rejected', 404));
+    // Nothing to remove from a user that is not there.
+    await expect(idp.pushMembership(randomUUID(), tenant.slug, null)).resolves.toBeUndefined();
   });
 
   it('ping answers while the store is reachable and fails with unavailable (503) when it is not', async () => {

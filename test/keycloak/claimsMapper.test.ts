@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAuthConfig } from '../../api/auth/authConfig.ts';
 import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
 import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { claimsOf, demoAppTokens, refresh, signIn as signInTo, TEST_PASSWORD, type Claims, type Tokens } from '../support/demoAppSession.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
@@ -18,12 +18,9 @@ import { startTestService, uniqueSlug, type TestService } from '../support/testS
 /**
  * The identity loop against the run's real Keycloak, in a real browser: a tenant's invited admin follows the invite,
  * signs in to the realm's demo app (authorization code + PKCE), and the tokens carry the registry's current claims
- * through the tenant-registry-claims mapper, with its fallback when the registry cannot answer.
+ * of the member in the token's tenant through the tenant-registry-claims mapper, with its fallback (the claims pushed
+ * into the user) when the registry cannot answer.
  */
-type Claims = Record<string, unknown>;
-type Tokens = { access_token: string; id_token: string; refresh_token: string };
-
-const PASSWORD = 'Correct-horse-battery-9';
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 
 let stack: ActorStack;
@@ -62,50 +59,8 @@ async function configureMapper(changes: Record<string, string>): Promise<void> {
   await admin.clients.updateProtocolMapper({ id: client!.id!, mapperId: mapper.id! }, { ...mapper, config: { ...mapper.config, ...changes } });
 }
 
-const claimsOf = (jwt: string): Claims => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Claims;
-
-/** A refresh_token grant of the demo app, as its "Refresh token" button sends it. */
-async function refresh(tokens: Tokens): Promise<Tokens> {
-  const response = await fetch(`${keycloakContext().realmUrl}/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: DEMO_APP_CLIENT_ID, refresh_token: tokens.refresh_token }),
-  });
-  const body = (await response.json()) as Tokens & { error?: string };
-  if (response.status !== 200) throw new Error(`refresh answered ${response.status} ${body.error}`);
-  return body;
-}
-
-/** The tokens the demo app holds once its page shows a token's claims (or fails with its error). */
-async function demoAppTokens(page: Page): Promise<Tokens> {
-  await page.locator('#access-claims:not(:empty), #status:text-matches("^Error")').first().waitFor();
-  const status = await page.textContent('#status');
-  if (status?.startsWith('Error')) throw new Error(`demo app: ${status}`);
-  return page.evaluate(() => JSON.parse(sessionStorage.getItem('tokens') ?? 'null') as Tokens);
-}
-
-/** Signs in to the demo app for `organization` (or none); Keycloak asks for the password unless the session is open. */
-async function signIn(page: Page, email: string, organization = ''): Promise<Tokens> {
-  await page.goto(demoApp.url);
-  // A fresh start of the page: the claims shown next are those of this sign-in.
-  await page.evaluate(() => sessionStorage.removeItem('tokens'));
-  await page.reload();
-  await page.fill('#organization', organization);
-  await page.click('#sign-in');
-  // Keycloak's login page, or straight back to the demo app when the browser's session with Keycloak is open.
-  const landed = page.locator('#username, #password, #access-claims:not(:empty), #status:text-matches("^Error")').first();
-  await landed.waitFor();
-  if (await page.locator('#username').isVisible()) {
-    // Organizations make Keycloak's login identity-first: the username, then the password.
-    await page.fill('#username', email);
-    await page.click('[type=submit]');
-    await page.locator('#password').waitFor();
-  }
-  if (await page.locator('#password').isVisible()) {
-    await page.fill('#password', PASSWORD);
-    await page.click('[type=submit]');
-  }
-  return demoAppTokens(page);
-}
+/** Signs in to the demo app in the test's browser for `organization` (or none). */
+const signIn = (email: string, organization = ''): Promise<Tokens> => signInTo(browser.page, demoApp.url, email, organization);
 
 async function createTenant(stem: string) {
   const slug = uniqueSlug(stem);
@@ -121,8 +76,51 @@ const userOf = async (email: string) => {
   return { ...user, id: user.id };
 };
 
-const TENANT_CLAIMS = ['tenant_id', 'tenant_slug', 'plan', 'tenant_status', 'products', 'org_roles', 'claims_source'] as const;
+const TENANT_CLAIMS = ['tenant_id', 'tenant_slug', 'plan', 'tenant_status', 'products', 'org_roles', 'permissions', 'membership_status', 'claims_source'] as const;
 const tenantClaimsOf = (claims: Claims) => Object.fromEntries(TENANT_CLAIMS.filter((name) => name in claims).map((name) => [name, claims[name]]));
+
+/** The built-in IT_ADMIN role's permissions (SPEC-EXTENSIONS §7), as a token lists them: sorted. */
+const IT_ADMIN_PERMISSIONS = ['audit:read', 'directory:manage', 'members:manage', 'sso:manage'];
+
+/** The registry's member record of the user in the tenant (its status is what the tokens must say). */
+async function memberRecord(tenantId: string, userId: string): Promise<{ status: string; roles: string[]; permissions: string[] }> {
+  const res = await stack.service.request('GET', `/v1/tenants/${tenantId}/members/${userId}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+/** The user's pushed value of tenant_memberships for one tenant (what the fallback reads), parsed. */
+async function pushedMembership(userId: string, slug: string): Promise<Claims | undefined> {
+  const user = await (await keycloakAdmin()).users.findOne({ id: userId });
+  const values = (user?.attributes?.tenant_memberships ?? []) as string[];
+  return values.map((value) => JSON.parse(value) as Claims).find((value) => value.tenant_slug === slug);
+}
+
+/** The aliases of the organizations Keycloak has the user in. */
+async function organizationsOf(userId: string): Promise<string[]> {
+  const organizations = await (await keycloakAdmin()).organizations.memberOrganizations({ userId });
+  return organizations.map((organization) => organization.alias ?? '').sort();
+}
+
+/** A refresh_token grant Keycloak refuses: its OAuth error. */
+async function refusedRefresh(tokens: Tokens): Promise<{ error?: string; error_description?: string }> {
+  const response = await fetch(`${keycloakContext().realmUrl}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: DEMO_APP_CLIENT_ID, refresh_token: tokens.refresh_token }),
+  });
+  expect(response.status).toBe(400);
+  return (await response.json()) as { error?: string; error_description?: string };
+}
+
+/** Runs `check` with the registry unreachable for the mapper. */
+async function withRegistryCut<T>(check: () => Promise<T>): Promise<T> {
+  registryProxy.cut();
+  try {
+    return await check();
+  } finally {
+    registryProxy.restore();
+  }
+}
 
 /** The first tenant, its admin signed in to the demo app by the first test; the later tests build on both. */
 let tenant: Awaited<ReturnType<typeof createTenant>>;
@@ -138,27 +136,32 @@ describe('the invited admin signs in to the demo app', () => {
     await page.screenshot({ path: resolve(screenshots, 'identity-01-invite.png'), clip: { x: 330, y: 225, width: 520, height: 345 } });
     await page.click('text=Click here to proceed');
     // VERIFY_EMAIL is done by following the link itself; UPDATE_PASSWORD asks for the new password.
-    await page.fill('#password-new', PASSWORD);
-    await page.fill('#password-confirm', PASSWORD);
+    await page.fill('#password-new', TEST_PASSWORD);
+    await page.fill('#password-confirm', TEST_PASSWORD);
     await page.click('[type=submit]');
     await expect.poll(() => page.textContent('body')).toContain('Your account has been updated');
     await page.click('text=Back to Application');
     await page.waitForURL((url) => url.href.startsWith(demoApp.url));
 
-    tokens = await signIn(page, tenant.email);
+    tokens = await signIn(tenant.email);
     await page.screenshot({ path: resolve(screenshots, 'identity-02-demo-app.png'), fullPage: true });
+    const user = await userOf(tenant.email);
+    // Provisioning made the invited admin the tenant's member with role IT_ADMIN: the token says what its record says.
+    const member = await memberRecord(tenant.id, user.id);
+    expect(member).toMatchObject({ roles: ['IT_ADMIN'], permissions: IT_ADMIN_PERMISSIONS });
     const expected = {
       tenant_id: tenant.id,
       tenant_slug: tenant.slug,
       plan: 'starter',
       tenant_status: 'trial',
       products: [],
-      org_roles: [],
+      org_roles: ['IT_ADMIN'],
+      permissions: IT_ADMIN_PERMISSIONS,
+      membership_status: member.status,
       claims_source: 'registry',
     };
     expect(tenantClaimsOf(claimsOf(tokens.access_token))).toEqual(expected);
     expect(tenantClaimsOf(claimsOf(tokens.id_token))).toEqual(expected);
-    const user = await userOf(tenant.email);
     expect(claimsOf(tokens.access_token)).toMatchObject({ sub: user.id, azp: DEMO_APP_CLIENT_ID });
     expect(user).toMatchObject({ emailVerified: true, requiredActions: [] });
   });
@@ -177,29 +180,28 @@ describe('the invited admin signs in to the demo app', () => {
     }
   });
 
-  it('with the registry unreachable, a refresh still succeeds and carries the pushed attributes with claims_source "attributes"', async () => {
+  it('with the registry unreachable, a refresh still succeeds and carries the claims pushed for the tenant with claims_source "attributes"', async () => {
     // The pushes into the user's attributes are what the fallback shows; wait until both have landed: the activation's
     // push can land first with no products, the trial request's push after it.
+    const user = await userOf(tenant.email);
     await eventually(async () => {
-      const attributes = (await userOf(tenant.email)).attributes;
-      return attributes?.plan?.[0] === 'growth' && attributes.products?.includes('analytics') ? true : undefined;
+      const pushed = await pushedMembership(user.id, tenant.slug);
+      return pushed?.plan === 'growth' && (pushed.products as string[]).includes('analytics') ? true : undefined;
     }, 20_000, 'the pushed plan and product');
-    registryProxy.cut();
-    try {
-      const fallback = await refresh(tokens);
-      for (const token of [fallback.access_token, fallback.id_token]) {
-        expect(tenantClaimsOf(claimsOf(token))).toEqual({
-          tenant_id: tenant.id,
-          tenant_slug: tenant.slug,
-          plan: 'growth',
-          tenant_status: 'active',
-          products: ['analytics'],
-          org_roles: [],
-          claims_source: 'attributes',
-        });
-      }
-    } finally {
-      registryProxy.restore();
+    const { status } = await memberRecord(tenant.id, user.id);
+    const fallback = await withRegistryCut(() => refresh(tokens));
+    for (const token of [fallback.access_token, fallback.id_token]) {
+      expect(tenantClaimsOf(claimsOf(token))).toEqual({
+        tenant_id: tenant.id,
+        tenant_slug: tenant.slug,
+        plan: 'growth',
+        tenant_status: 'active',
+        products: ['analytics'],
+        org_roles: ['IT_ADMIN'],
+        permissions: IT_ADMIN_PERMISSIONS,
+        membership_status: status,
+        claims_source: 'attributes',
+      });
     }
     expect(claimsOf((await refresh(tokens)).access_token)).toMatchObject({ claims_source: 'registry' });
   });
@@ -222,38 +224,111 @@ describe('the invited admin signs in to the demo app', () => {
   });
 });
 
-describe('a user in two tenants\' organizations', () => {
+describe('a member of two tenants', () => {
   let other: Awaited<ReturnType<typeof createTenant>>;
+  let userId: string;
+  /** The tokens of the first sign-in for the other tenant, while the user was an active member there. */
+  let forOther: Tokens;
+  let forFirst: Tokens;
   beforeAll(async () => {
     other = await createTenant('loop-b');
-    const admin = await keycloakAdmin();
-    const organization = await eventually(async () => (await admin.organizations.find({ q: `tenant_id:${other.id}`, exact: true }))[0], 30_000, 'the second organization');
-    const user = await userOf(tenant.email);
-    await admin.organizations.addMember({ orgId: organization.id!, userId: user.id });
+    userId = (await userOf(tenant.email)).id;
+    const res = await stack.service.request('PUT', `/v1/tenants/${other.id}/members/${userId}`, { roles: ['MEMBER'] });
+    expect(res.status).toBe(201);
+    // The tenant's actor adds the membership in Keycloak after the API answered.
+    await eventually(async () => ((await organizationsOf(userId)).includes(other.slug) ? true : undefined), 60_000, 'the membership of the second organization');
   });
 
-  it('gets each tenant\'s claims by asking for organization:<alias>', async () => {
-    const forOther = await signIn(browser.page, tenant.email, other.slug);
+  it('gets each tenant\'s claims, with its roles, permissions and membership status there, by asking for organization:<alias>', async () => {
+    forOther = await signIn(tenant.email, other.slug);
     expect(claimsOf(forOther.access_token).scope).toContain(`organization:${other.slug}`);
     for (const token of [forOther.access_token, forOther.id_token]) {
-      expect(claimsOf(token)).toMatchObject({ tenant_id: other.id, tenant_slug: other.slug, plan: 'starter', tenant_status: 'trial', products: [], claims_source: 'registry' });
+      expect(tenantClaimsOf(claimsOf(token))).toEqual({
+        tenant_id: other.id,
+        tenant_slug: other.slug,
+        plan: 'starter',
+        tenant_status: 'trial',
+        products: [],
+        org_roles: ['MEMBER'],
+        permissions: [],
+        membership_status: 'active',
+        claims_source: 'registry',
+      });
     }
-    const forFirst = await signIn(browser.page, tenant.email, tenant.slug);
-    expect(claimsOf(forFirst.access_token)).toMatchObject({ tenant_id: tenant.id, tenant_slug: tenant.slug, plan: 'growth', tenant_status: 'active', claims_source: 'registry' });
+    forFirst = await signIn(tenant.email, tenant.slug);
+    expect(claimsOf(forFirst.access_token)).toMatchObject({
+      tenant_id: tenant.id,
+      tenant_slug: tenant.slug,
+      plan: 'growth',
+      tenant_status: 'active',
+      org_roles: ['IT_ADMIN'],
+      permissions: IT_ADMIN_PERMISSIONS,
+      claims_source: 'registry',
+    });
     // A refresh keeps the organization the token was asked for.
-    expect(claimsOf((await refresh(forOther)).access_token)).toMatchObject({ tenant_id: other.id, claims_source: 'registry' });
+    expect(claimsOf((await refresh(forOther)).access_token)).toMatchObject({ tenant_id: other.id, org_roles: ['MEMBER'], claims_source: 'registry' });
   });
 
-  it('with the registry unreachable, a token for the other organization names that tenant and none of the first one\'s plan or products', async () => {
-    const forOther = await signIn(browser.page, tenant.email, other.slug);
-    registryProxy.cut();
-    try {
-      const fallback = await refresh(forOther);
-      // The pushed attributes describe the first tenant: projecting them here would hand out another tenant's plan.
-      expect(tenantClaimsOf(claimsOf(fallback.access_token))).toEqual({ tenant_id: other.id, tenant_slug: other.slug, claims_source: 'attributes' });
-    } finally {
-      registryProxy.restore();
+  it('with the registry unreachable, each organization\'s token falls back to that tenant\'s pushed claims: its own plan, roles and permissions', async () => {
+    await eventually(async () => ((await pushedMembership(userId, other.slug))?.membership_status === 'active' ? true : undefined), 30_000, 'the pushed membership');
+    const { status } = await memberRecord(tenant.id, userId);
+    const [otherFallback, firstFallback] = await withRegistryCut(async () => [await refresh(forOther), await refresh(forFirst)]);
+    expect(tenantClaimsOf(claimsOf(otherFallback!.access_token))).toEqual({
+      tenant_id: other.id,
+      tenant_slug: other.slug,
+      plan: 'starter',
+      tenant_status: 'trial',
+      products: [],
+      org_roles: ['MEMBER'],
+      permissions: [],
+      membership_status: 'active',
+      claims_source: 'attributes',
+    });
+    expect(tenantClaimsOf(claimsOf(firstFallback!.access_token))).toEqual({
+      tenant_id: tenant.id,
+      tenant_slug: tenant.slug,
+      plan: 'growth',
+      tenant_status: 'active',
+      products: ['analytics'],
+      org_roles: ['IT_ADMIN'],
+      permissions: IT_ADMIN_PERMISSIONS,
+      membership_status: status,
+      claims_source: 'attributes',
+    });
+  });
+
+  it('once deactivated (taken out of the organization), asking for organization:<alias> gets membership_status "inactive" and no roles or permissions', async () => {
+    expect((await stack.service.request('POST', `/v1/tenants/${other.id}/members/${userId}/deactivate`)).status).toBe(200);
+    await eventually(async () => (!(await organizationsOf(userId)).includes(other.slug) ? true : undefined), 30_000, 'the removal from the organization');
+    await eventually(async () => ((await pushedMembership(userId, other.slug))?.membership_status === 'inactive' ? true : undefined), 30_000, 'the pushed inactive membership');
+    const inactive = {
+      tenant_id: other.id,
+      tenant_slug: other.slug,
+      plan: 'starter',
+      tenant_status: 'trial',
+      products: [],
+      org_roles: [],
+      permissions: [],
+      membership_status: 'inactive',
+    };
+    const signedIn = await signIn(tenant.email, other.slug);
+    // Keycloak no longer grants the organization; the mapper still asked the registry for it, whose record says inactive.
+    expect(claimsOf(signedIn.access_token).scope).not.toContain('organization');
+    for (const token of [signedIn.access_token, signedIn.id_token]) {
+      expect(tenantClaimsOf(claimsOf(token))).toEqual({ ...inactive, claims_source: 'registry' });
     }
+    const fallback = await withRegistryCut(() => signIn(tenant.email, other.slug));
+    expect(tenantClaimsOf(claimsOf(fallback.access_token))).toEqual({ ...inactive, claims_source: 'attributes' });
+    // Keycloak itself refuses to refresh the token granted while a member (what lets the mapper ignore refreshes here).
+    expect(await refusedRefresh(forOther)).toMatchObject({ error: 'invalid_grant', error_description: 'Invalid organization' });
+  });
+
+  it('once removed, asking for organization:<alias> gets no tenant claims at all, from the registry or from the fallback', async () => {
+    expect((await stack.service.request('DELETE', `/v1/tenants/${other.id}/members/${userId}`)).status).toBe(204);
+    await eventually(async () => ((await pushedMembership(userId, other.slug)) === undefined ? true : undefined), 30_000, 'the removal of the pushed membership');
+    expect(tenantClaimsOf(claimsOf((await signIn(tenant.email, other.slug)).access_token))).toEqual({});
+    const fallback = await withRegistryCut(() => signIn(tenant.email, other.slug));
+    expect(tenantClaimsOf(claimsOf(fallback.access_token))).toEqual({});
   });
 });
 

@@ -2,7 +2,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { RegistryCache } from '../../domain/registryCache.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener } from '../../store/changeListener.ts';
+import { openOrm } from '../../store/orm.ts';
 import { eventually } from '../support/eventually.ts';
+import { insertMember } from '../support/memberRows.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 
 const key = { id: 'k', tenantId: 't', product: null, scopes: [], keyHash: Buffer.alloc(32), revoked: false, expiresAt: null, lastUsedAt: 0 };
@@ -56,6 +58,39 @@ describe('the cache change listener', () => {
       expect(cache.apiKey('trk_b')).toBeDefined();
     } finally {
       await listener.stop();
+    }
+  });
+
+  it("a member's change forgets that user's grants only; a role's change every user's grants and nothing else", async () => {
+    const orm = await openOrm(inject('databaseUrl'), 1);
+    const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
+    const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });
+    try {
+      await listener.ready;
+      const [tenant] = await orm.em.fork().execute<{ id: string }[]>(
+        `insert into tenants (id, slug, name, status, kind, plan, created_at, updated_at)
+         values (gen_random_uuid(), 'listener-' || substr(md5(random()::text), 1, 12), 'L', 'active', 'customer', 'starter', now(), now()) returning id`,
+      );
+      const tenantId = tenant!.id;
+      const grant = [{ tenantId, status: 'active' as const, roles: ['IT_ADMIN'], permissions: [] }];
+      const fill = () => {
+        for (const user of ['listener-changed', 'listener-other']) cache.putMemberGrants(user, grant, cache.generation());
+        cache.putApiKey('trk_c', key, cache.generation());
+      };
+      fill();
+      await insertMember(orm, { tenantId, userId: 'listener-changed', status: 'active', roles: ['IT_ADMIN'] });
+      await eventually(async () => cache.memberGrants('listener-changed') === undefined, 5_000, "the changed user's grants forgotten");
+      expect(cache.memberGrants('listener-other')).toBeDefined();
+      expect(cache.apiKey('trk_c')).toBeDefined();
+
+      fill();
+      await orm.em.fork().execute(`update roles set name = name where slug = 'MEMBER' and tenant_id is null`);
+      await eventually(async () => cache.memberGrants('listener-other') === undefined, 5_000, "every user's grants forgotten");
+      expect(cache.memberGrants('listener-changed')).toBeUndefined();
+      expect(cache.apiKey('trk_c')).toBeDefined();
+    } finally {
+      await listener.stop();
+      await orm.close();
     }
   });
 });

@@ -78,6 +78,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
   const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.identityProvider = idp;
+  service.deps.users = idp;
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const relay = startOutboxRelay({

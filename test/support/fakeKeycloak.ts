@@ -306,6 +306,13 @@ export async function startFakeKeycloak(options: FakeKeycloakOptions = {}): Prom
       ids.add(userId);
       return send(201, undefined, { location: `${url}${adminPrefix}/organizations/${param(1)}/members/${userId}` });
     }
+    if (route(/^\/organizations\/([^/]+)\/members\/([^/]+)$/, 'DELETE')) {
+      // As Keycloak: 404 for an organization or user it does not have, or a user that is not a member.
+      const ids = fake.members.get(param(1));
+      if (!ids) return send(404, { errorMessage: 'Organization not found.' });
+      if (!ids.delete(param(2))) return send(404, { errorMessage: 'Not a member of the organization' });
+      return send(204);
+    }
     if (route(/^\/users$/, 'GET')) {
       const exact = query.get('exact') === 'true';
       const matches = (actual: string | undefined, wanted: string | null) =>

@@ -41,6 +41,9 @@ export interface TenantForProvisioning {
   adminName: string | null;
 }
 
+/** The tenant's organization's name: organization names are unique in the provider while tenant names are not. */
+export const organizationNameOf = (tenant: { name: string; slug: string }): string => `${tenant.name} (${tenant.slug})`;
+
 /** What provisioning asks of the provider for one tenant, in one local activity (see runProviderSteps). */
 export interface ProviderStepsRequest {
   tenantId: string;

@@ -19,6 +19,7 @@ import { inCommandSpan, inFollowUpSpan, inRootSpan, rememberRequest } from './co
 import {
   NON_RETRYABLE_FAILURE_KINDS,
   nextProviderStep,
+  organizationNameOf,
   type ProviderStepsDone,
   type ProviderStepsRequest,
   type ProviderStepsStopped,
@@ -33,6 +34,8 @@ import {
   pushClaimsSignal,
   resendInviteSignal,
   retryProvisioningSignal,
+  syncMemberSignal,
+  type MemberSyncFailure,
   type OperatorSignalInput,
   type TenantActorInput,
   type TenantActorState,
@@ -40,8 +43,11 @@ import {
 
 /** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
 const MAX_COMMANDS_PER_RUN = 200;
-/** Backoff of a failing claims push, retried until it succeeds: 5 s doubling, at most 10 minutes apart. */
-const CLAIMS_PUSH_RETRY: RetryPolicy = { initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000 };
+/**
+ * Backoff of a failing claims push, retried until it succeeds, and of a member sync failing for an unavailable
+ * provider: 5 s doubling, at most 10 minutes apart.
+ */
+const PUSH_RETRY: RetryPolicy = { initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000 };
 /**
  * The registry's own statements, retried until the database answers: 1 s doubling, at most a minute apart, both by
  * their activity and, should that still fail, by the actor on a durable timer (see #stored).
@@ -52,7 +58,7 @@ const STORE_RETRY: RetryPolicy = { initialIntervalMs: 1_000, backoffCoefficient:
  * One tenant's actor: its state, its queue of commands and what each command does. Handlers only enqueue; `run`
  * takes the commands one at a time, in the order they arrived, so every identity-provider side effect of a tenant
  * happens in sequence. The actor runs the tenant's timeline too (timers for the trial and entitlement expiries) and
- * retries failed claims pushes.
+ * retries failed claims pushes and member syncs.
  */
 export class TenantActor {
   readonly #input: TenantActorInput;
@@ -118,6 +124,10 @@ export class TenantActor {
     setHandler(retryProvisioningSignal, (input) => enqueue({ kind: 'retryProvisioning', ...operatorRequest(input) }));
     setHandler(resendInviteSignal, (input) => enqueue({ kind: 'resendInvite', ...operatorRequest(input) }));
     setHandler(pushClaimsSignal, () => enqueue({ kind: 'pushClaims' }));
+    setHandler(syncMemberSignal, (input) => {
+      // Sent by the registry's outbox; one without a user id (typed by hand in the Web UI) names no member.
+      if (typeof input?.user_id === 'string' && input.user_id) enqueue({ kind: 'syncMember', userId: input.user_id });
+    });
     setHandler(actorStateQuery, () => this.state);
   }
 
@@ -129,7 +139,7 @@ export class TenantActor {
       if (this.#timelineStale) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
-        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush) {
+        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync) {
           await condition(allHandlersFinished);
           return;
         }
@@ -164,6 +174,8 @@ export class TenantActor {
         return;
       case 'retryProvisioning':
         if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision(command);
+        // The operator's one retry: also of the member syncs that failed, those waiting for an operator above all.
+        for (const userId of Object.keys(this.state.memberSync ?? {})) await this.#syncMemberDurably(userId);
         return;
       case 'resendInvite':
         return this.#resendInvite(command);
@@ -171,6 +183,12 @@ export class TenantActor {
         // Queued pushes collapse into one: each push sends the bundle as it is now.
         while (this.#queue[0]?.kind === 'pushClaims') this.#queue.shift();
         return this.#pushClaimsDurably();
+      case 'syncMember': {
+        // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
+        const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
+        this.#queue.splice(0, this.#queue.length, ...others);
+        return this.#syncMemberDurably(command.userId);
+      }
     }
   }
 
@@ -184,26 +202,32 @@ export class TenantActor {
     };
   }
 
-  /** The soonest of the next lifecycle event and the next retry of a failing claims push. */
+  /** The soonest of the next lifecycle event and the next retry of a failing claims push or member sync. */
   #nextWakeAt(): number | undefined {
     const times = (this.state.timeline?.upcoming ?? []).map((e) => Date.parse(e.at));
     if (this.state.claimsPush) times.push(Date.parse(this.state.claimsPush.retryAt));
+    for (const failure of Object.values(this.state.memberSync ?? {})) if (failure.retryAt) times.push(Date.parse(failure.retryAt));
     return times.length ? Math.min(...times) : undefined;
   }
 
-  /** A timer fired: retry a failing push when its time came, apply the lifecycle events now due, push what they changed. */
+  /**
+   * A timer fired: retry a failing push and the failing member syncs whose time came, apply the lifecycle events now
+   * due, push what they changed.
+   */
   async #onTimer(): Promise<void> {
     const now = Date.now();
     this.#timelineStale = true;
     const retryAt = this.state.claimsPush && Date.parse(this.state.claimsPush.retryAt);
     if (retryAt !== undefined && retryAt <= now) await this.#pushClaimsDurably();
+    const dueSyncs = Object.entries(this.state.memberSync ?? {}).filter(([, failure]) => failure.retryAt && Date.parse(failure.retryAt) <= now);
+    for (const [userId] of dueSyncs) await this.#syncMemberDurably(userId);
     if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
     const { claimsChanged } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
     if (claimsChanged) await this.#pushClaimsDurably();
   }
 
   /**
-   * Pushes the claims as of now; a failure is kept in the state with the time of the next try (CLAIMS_PUSH_RETRY),
+   * Pushes the claims as of now; a failure is kept in the state with the time of the next try (PUSH_RETRY),
    * and the first failure of a streak is appended to the audit log as idp.claims_push_failed. Success clears it.
    */
   async #pushClaimsDurably(): Promise<void> {
@@ -213,7 +237,7 @@ export class TenantActor {
       this.state.claimsPush = undefined;
     } catch (error) {
       const attempts = (this.state.claimsPush?.attempts ?? 0) + 1;
-      const delay = retryDelayMs(CLAIMS_PUSH_RETRY, attempts);
+      const delay = retryDelayMs(PUSH_RETRY, attempts);
       const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
       this.state.claimsPush = { attempts, kind: failure.kind, lastError: failure.message, retryAt: new Date(Date.now() + delay).toISOString() };
       if (attempts === 1) {
@@ -221,6 +245,35 @@ export class TenantActor {
         await this.#stored('recordClaimsPushFailure', () => this.#localStore.recordClaimsPushFailure(tenantId, failure, outcomeId));
       }
     }
+  }
+
+  /**
+   * Makes the provider match one member's record as it is now. A failure is kept in the state by user id (memberSync),
+   * its first of a streak appended as idp.member_sync_failed; the actor tries again on a durable timer (PUSH_RETRY)
+   * unless the kind needs an operator, whose retryProvisioning runs it again. Success clears it.
+   */
+  async #syncMemberDurably(userId: string): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.syncMember(tenantId, userId, Date.now());
+      this.#keepMemberSyncFailure(userId, undefined);
+    } catch (error) {
+      const attempts = (this.state.memberSync?.[userId]?.attempts ?? 0) + 1;
+      const failure = { kind: failureKind(error), message: failureMessage(error), attempts };
+      const retried = !NON_RETRYABLE_FAILURE_KINDS.includes(failure.kind);
+      this.#keepMemberSyncFailure(userId, retried ? { ...failure, retryAt: new Date(Date.now() + retryDelayMs(PUSH_RETRY, attempts)).toISOString() } : failure);
+      if (attempts === 1) {
+        const outcomeId = this.#outcomeId(`member-sync:${userId}`);
+        await this.#stored('recordMemberSyncFailure', () => this.#localStore.recordMemberSyncFailure(tenantId, userId, failure, outcomeId));
+      }
+    }
+  }
+
+  /** Sets (or, undefined, clears) a member's sync failure in the state; no failure left leaves no memberSync. */
+  #keepMemberSyncFailure(userId: string, failure: MemberSyncFailure | undefined): void {
+    const others = Object.fromEntries(Object.entries(this.state.memberSync ?? {}).filter(([id]) => id !== userId));
+    const next = failure ? { ...others, [userId]: failure } : others;
+    this.state.memberSync = Object.keys(next).length > 0 ? next : undefined;
   }
 
   /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
@@ -250,8 +303,7 @@ export class TenantActor {
         state.provisioning = 'not_requested';
         return;
       }
-      // Organization names are unique in the provider while tenant names are not: the slug disambiguates.
-      const organizationName = `${tenant.name} (${tenant.slug})`;
+      const organizationName = organizationNameOf(tenant);
       const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey: this.#outcomeId('provision') };
       const ran = await this.#runProviderSteps(request);
       if ('failure' in ran) {

@@ -25,6 +25,17 @@ export interface TenantActorState {
   timeline?: { status: string | null; upcoming: ScheduledLifecycleEvent[] };
   /** Set while pushing the claims into the tenant's users fails: retried with backoff until it succeeds. */
   claimsPush?: { attempts: number; kind: string; lastError: string; retryAt: string };
+  /** The members whose sync with the provider failed, by user id, until one succeeds. */
+  memberSync?: Record<string, MemberSyncFailure>;
+}
+
+/** A member's sync that failed, `attempts` times in a row so far. */
+export interface MemberSyncFailure {
+  kind: string;
+  message: string;
+  attempts: number;
+  /** When the actor tries again (an unavailable provider); absent: the kind needs an operator, whose retryProvisioning runs it again. */
+  retryAt?: string;
 }
 
 /** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
@@ -65,4 +76,11 @@ export const retryProvisioningSignal = defineSignal<[OperatorSignalInput?]>('ret
 export const resendInviteSignal = defineSignal<[OperatorSignalInput?]>('resendInvite');
 /** The tenant's claims changed: push the current bundle into its users' attributes. */
 export const pushClaimsSignal = defineSignal<[]>('pushClaims');
+/** Payload of syncMember: the member's user id in the identity provider. */
+export interface SyncMemberInput {
+  user_id: string;
+}
+
+/** A member of the tenant changed: make the provider match its record as it is now (organization, attributes). */
+export const syncMemberSignal = defineSignal<[SyncMemberInput]>('syncMember');
 export const actorStateQuery = defineQuery<TenantActorState>('state');

@@ -1,6 +1,6 @@
-import { AppError } from '../../../domain/errors.ts';
-import { membershipsOfUser } from '../../../domain/memberships/membershipsOfUser.ts';
-import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { z } from 'zod';
+import { membershipsOfUser, type ProviderMembership } from '../../../domain/memberships/membershipsOfUser.ts';
+import { ErrorBody, IdpUserId } from '../../../domain/schemas/common.ts';
 import { MembershipList } from '../../../domain/schemas/membership.ts';
 import { IdpError } from '../../../identityProvider/identityProvider.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
@@ -10,23 +10,22 @@ export const listMembershipsRoute = defineRoute({
   path: '/v1/users/{id}/memberships',
   operationId: 'listMemberships',
   access: 'claims:read',
-  summary: "A user's tenant memberships: links and org_roles from the identity provider, status/plan/products from the registry",
+  summary: "A user's tenant memberships: the registry's member records, then the identity provider's organizations the registry does not know",
   tags: ['identity provider'],
-  params: IdParams,
+  params: z.object({ id: IdpUserId }),
   responses: {
-    200: { description: 'memberships (empty for an unknown user)', schema: MembershipList },
+    200: { description: "memberships (empty for an unknown user); partial: the identity provider could not be asked", schema: MembershipList },
     400: { description: 'invalid id', schema: ErrorBody },
-    503: { description: 'identity provider unreachable', schema: ErrorBody },
   },
   handler: async ({ params }, { deps, caller }) => {
-    if (!deps.identityProvider) throw new AppError('unavailable', 'identity provider not configured');
-    let fromProvider;
+    // The registry is the authority on members: without the provider its records still answer, marked partial.
+    let fromProvider: ProviderMembership[] | undefined;
     try {
-      fromProvider = await deps.identityProvider.memberships(params.id);
+      fromProvider = await deps.identityProvider?.memberships(params.id);
     } catch (cause) {
-      if (cause instanceof IdpError) throw new AppError('unavailable', `identity provider: ${cause.kind}`);
-      throw cause;
+      if (!(cause instanceof IdpError)) throw cause;
+      deps.log.warn({ err: cause, userId: params.id }, 'identity provider unreachable; memberships answered from the registry alone');
     }
-    return { status: 200, body: { items: await membershipsOfUser(deps.stores.tenants, fromProvider, caller.reach) } };
+    return { status: 200, body: await membershipsOfUser(deps.stores, params.id, fromProvider, caller.reach) };
   },
 });

@@ -4,11 +4,13 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createTenantActorActivities } from '../../../activities/tenantActor/tenantActorActivities.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
-import { capturedEmails, clearFaults, injectFault } from '../../../store/simulatorControl.ts';
+import { TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership } from '../../../identityProvider/identityProvider.ts';
+import { capturedEmails, clearFaults, injectFault, seedForeignUser } from '../../../store/simulatorControl.ts';
 import { postgresStores } from '../../../store/postgresStores.ts';
 import { testSecretBox } from '../../support/testSecretBox.ts';
 import type { InviteLedger } from '../../../domain/provisioning/inviteLedger.ts';
 import type { ProviderStepsDone, ProviderStepsStopped } from '../../../workflows/tenantActor/provisioningVocabulary.ts';
+import { insertMember } from '../../support/memberRows.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
 
 let service: TestService;
@@ -162,5 +164,66 @@ describe('the runProviderSteps activity', () => {
     expect(first.done.invited?.inviteUrl).toMatch(/action-token\?key=/);
     expect(await steps.run(first.done)).toEqual(first.done);
     expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);
+  });
+});
+
+/** The user's pushed values of tenant_memberships, by tenant slug. */
+async function pushedOf(userId: string): Promise<Record<string, PushedMembership>> {
+  const [row] = await service.orm.em.fork().execute<{ attributes: Record<string, string[]> }[]>('select attributes from idp_sim_users where id = ?', [userId]);
+  return Object.fromEntries((row?.attributes[TENANT_MEMBERSHIPS_ATTRIBUTE] ?? []).map((value) => [(JSON.parse(value) as PushedMembership).tenant_slug, JSON.parse(value) as PushedMembership]));
+}
+
+describe("provisioning's administrator as a member", () => {
+  it('is recorded as a pending IT_ADMIN member before the claims push, which carries its roles and permissions', async () => {
+    const slug = uniqueSlug('admin-member');
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name: 'Admin member' })).body.tenant.id;
+    const stores = postgresStores(service.deps.orm, testSecretBox());
+    const activities = createTenantActorActivities({ stores, idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+    const request = { tenantId, slug, organizationName: `Admin member (${slug})`, adminEmail: `admin@${slug}.example`, adminName: 'Ada Admin', runKey: `${randomUUID()}:1:provision` };
+    const { userId } = (await new MockActivityEnvironment().run(activities.runProviderSteps, request, {})) as ProviderStepsDone;
+
+    expect(await stores.members.find(tenantId, userId!)).toMatchObject({ roles: ['IT_ADMIN'], status: 'pending', source: 'provisioning', email: request.adminEmail });
+    expect((await pushedOf(userId!))[slug]).toMatchObject({ org_roles: ['IT_ADMIN'], permissions: expect.arrayContaining(['members:manage']), membership_status: 'pending' });
+  });
+});
+
+describe('the pushTenantClaims activity', () => {
+  it('pushes each member its own roles, an inactive member none, a user of the organization that is no member status none, and skips a member the provider lost', async () => {
+    const slug = uniqueSlug('tenant-push');
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name: 'Tenant push' })).body.tenant.id;
+    const idp = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
+    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm, testSecretBox()), idp });
+    const { organizationId } = await idp.ensureOrganization({ tenantId, slug, name: `Tenant push (${slug})` });
+    const user = async (name: string) => (await seedForeignUser(service.orm, { email: `${name}@${slug}.example` })).userId;
+    const [active, inactive, outsider] = [await user('active'), await user('inactive'), await user('outsider')];
+    await insertMember(service.orm, { tenantId, userId: active, status: 'active', roles: ['IT_ADMIN'] });
+    await insertMember(service.orm, { tenantId, userId: inactive, status: 'inactive', roles: ['IT_ADMIN'] });
+    await insertMember(service.orm, { tenantId, userId: randomUUID(), status: 'active', roles: ['MEMBER'] });
+    await idp.ensureMembership(organizationId, active);
+    await idp.ensureMembership(organizationId, outsider);
+
+    const pushed = (await new MockActivityEnvironment().run(activities.pushTenantClaims, tenantId)) as { users: number };
+    expect(pushed).toEqual({ users: 3 });
+    expect((await pushedOf(active))[slug]).toMatchObject({ tenant_id: tenantId, org_roles: ['IT_ADMIN'], permissions: expect.arrayContaining(['members:manage']), membership_status: 'active' });
+    expect((await pushedOf(inactive))[slug]).toMatchObject({ org_roles: [], permissions: [], membership_status: 'inactive' });
+    expect((await pushedOf(outsider))[slug]).toMatchObject({ org_roles: [], permissions: [], membership_status: 'none' });
+  });
+});
+
+describe('the syncMember activity', () => {
+  it("fails typed by the provider's failure kind, retryable only when the provider is unavailable", async () => {
+    const slug = uniqueSlug('sync-kind');
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name: 'Sync kind' })).body.tenant.id;
+    const activities = createTenantActorActivities({ stores: postgresStores(service.deps.orm, testSecretBox()), idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+    const userId = (await seedForeignUser(service.orm, { email: `member@${slug}.example` })).userId;
+    await insertMember(service.orm, { tenantId, userId, status: 'active', roles: ['MEMBER'] });
+    const sync = () => new MockActivityEnvironment().run(activities.syncMember, tenantId, userId).then(() => undefined, (error: unknown) => error);
+
+    await injectFault(service.orm, { kind: 'unauthorized', step: 'push_claims', tenantSlug: slug, times: 1 });
+    expect(await sync()).toMatchObject({ type: 'unauthorized', nonRetryable: true });
+    await injectFault(service.orm, { kind: 'unavailable', step: 'membership', tenantSlug: slug, times: 1 });
+    expect(await sync()).toMatchObject({ type: 'unavailable', nonRetryable: false });
+    expect(await sync()).toBeUndefined();
+    expect((await pushedOf(userId))[slug]).toMatchObject({ org_roles: ['MEMBER'], membership_status: 'active' });
   });
 });

@@ -19,9 +19,10 @@ const SCOPE_TABLE: Record<string, string> = {
   listAuditEvents: 'audit:read', exportAuditEvents: 'audit:read', checkAuditIntegrity: 'audit:read', listAuditStreams: 'audit:read',
   appendAuditEvent: 'audit:write', createAuditStream: 'audit:streams', deleteAuditStream: 'audit:streams',
   resendInvite: 'provisioning:operate', retryProvisioning: 'provisioning:operate',
-  listPermissions: 'members:read', listRoles: 'members:read',
+  listPermissions: 'members:read', listRoles: 'members:read', listMembers: 'members:read', getMember: 'members:read',
   createPermission: 'members:write', deletePermission: 'members:write', createRole: 'members:write', updateRole: 'members:write',
-  deleteRole: 'members:write',
+  deleteRole: 'members:write', putMember: 'members:write', removeMember: 'members:write', deactivateMember: 'members:write',
+  reactivateMember: 'members:write',
   health: 'public', readiness: 'public', simulatedActionToken: 'public',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
 };

@@ -53,6 +53,16 @@ describe('deleteRole', () => {
     expect(roles.events).toEqual([]);
   });
 
+  it('keeps a role a member record holds: 409; the deletion of a role none holds tells effects every cached member is stale', async () => {
+    const { registry, role } = await setup();
+    registry.members.seed({ tenantId: TENANT, userId: 'ada', email: 'ada@example.test', name: 'Ada', roles: ['ops'], status: 'inactive', source: 'registry' });
+    await expect(deleteRole(registry, role.id, meta)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('1 member(s) hold') });
+    expect(registry.effects.followed).toEqual([]);
+    registry.members.members.clear();
+    await deleteRole(registry, role.id, meta);
+    expect(registry.effects.followed).toEqual([{ handOffs: [], staleAllMembers: true }]);
+  });
+
   it("a caller bound to tenants deletes its tenants' roles only: another tenant's is 404, a shared one 403", async () => {
     const { roles, registry, role } = await setup();
     const theirs = await createRole(registry, { slug: 'ops', name: 'Ops', tenant_id: OTHER }, meta);

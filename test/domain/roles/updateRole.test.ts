@@ -62,6 +62,26 @@ describe('updateRole', () => {
     expect(roles.events).toEqual([]);
   });
 
+  it("a change of a role's permissions queues a claims push to each tenant where a member holds it, with every cached member stale; a rename pushes nothing", async () => {
+    const { roles, registry } = await setup();
+    const shared = await createRole(registry, { slug: 'auditor', name: 'Auditor', permissions: ['audit:read'] }, meta);
+    const member = (tenantId: string, userId: string, held: string[]) =>
+      registry.members.seed({ tenantId, userId, email: `${userId}@example.test`, name: userId, roles: held, status: 'active', source: 'registry' });
+    member(TENANT, 'ada', ['auditor', 'MEMBER']);
+    member(TENANT, 'bob', ['auditor']);
+    member(OTHER, 'cy', ['auditor']);
+    member(OTHER, 'dee', ['MEMBER']);
+    await updateRole(registry, shared.id, { name: 'Auditors' }, meta);
+    expect(registry.effects.followed).toEqual([{ handOffs: [], staleAllMembers: true }]);
+    await updateRole(registry, shared.id, { permissions: ['audit:read', 'sso:manage'] }, meta);
+    expect(registry.effects.followed[1]).toMatchObject({ staleAllMembers: true });
+    expect(registry.effects.followed[1]!.handOffs!.map((h) => [h.tenantId, h.command.kind]).sort()).toEqual([[TENANT, 'pushClaims'], [OTHER, 'pushClaims']]);
+    expect((await registry.members.find(TENANT, 'bob'))?.permissions).toEqual(['audit:read', 'sso:manage']);
+    await updateRole(registry, shared.id, { permissions: ['sso:manage', 'audit:read'] }, meta);
+    expect(registry.effects.followed).toHaveLength(2);
+    expect(roles.events.map((e) => e.action)).toEqual(['role.created', 'role.updated', 'role.updated']);
+  });
+
   it("a caller bound to tenants changes its tenants' roles only: another tenant's is 404, a shared one 403", async () => {
     const { roles, registry, role } = await setup();
     const theirs = await createRole(registry, { slug: 'ops', name: 'Ops', tenant_id: OTHER }, meta);

@@ -4,6 +4,8 @@ import type { RegistryContext } from '../../../domain/registryContext.ts';
 import type { RegistryStores } from '../../../domain/registryStores.ts';
 import type { TenantActorSignals } from '../../../domain/tenantActor/tenantActorSignals.ts';
 import { InMemoryApiKeyRepository } from './inMemoryApiKeyRepository.ts';
+import { InMemoryMemberRepository } from './inMemoryMemberRepository.ts';
+import { InMemoryRoleRepository } from './inMemoryRoleRepository.ts';
 import { InMemoryTenantRepository } from './inMemoryTenantRepository.ts';
 import { RecordingChangeEffects } from './recordingChangeEffects.ts';
 
@@ -20,6 +22,9 @@ export const fakeCatalog: CatalogRepository = {
 export interface InMemoryRegistry extends RegistryContext {
   tenants: InMemoryTenantRepository;
   apiKeys: InMemoryApiKeyRepository;
+  roles: InMemoryRoleRepository;
+  /** On `roles`' tenants and roles. */
+  members: InMemoryMemberRepository;
   effects: RecordingChangeEffects;
 }
 
@@ -30,7 +35,9 @@ export interface InMemoryRegistry extends RegistryContext {
 export function inMemoryRegistry(given: Partial<RegistryStores> & { tenantActorSignals?: TenantActorSignals } = {}): InMemoryRegistry {
   const tenants = (given.tenants as InMemoryTenantRepository | undefined) ?? new InMemoryTenantRepository();
   const apiKeys = (given.apiKeys as InMemoryApiKeyRepository | undefined) ?? new InMemoryApiKeyRepository();
-  const known: Partial<RegistryStores> = { catalog: fakeCatalog, ...given, tenants, apiKeys };
+  const roles = (given.roles as InMemoryRoleRepository | undefined) ?? new InMemoryRoleRepository();
+  const members = (given.members as InMemoryMemberRepository | undefined) ?? new InMemoryMemberRepository(roles);
+  const known: Partial<RegistryStores> = { catalog: fakeCatalog, ...given, tenants, apiKeys, roles, members };
   const stores = new Proxy(known, {
     get(target, name: string) {
       const store = target[name as keyof RegistryStores];
@@ -38,5 +45,5 @@ export function inMemoryRegistry(given: Partial<RegistryStores> & { tenantActorS
       return store;
     },
   }) as RegistryStores;
-  return { stores, tenants, apiKeys, effects: new RecordingChangeEffects(), tenantActorSignals: given.tenantActorSignals };
+  return { stores, tenants, apiKeys, roles, members, effects: new RecordingChangeEffects(), tenantActorSignals: given.tenantActorSignals };
 }

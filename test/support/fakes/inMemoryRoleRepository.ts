@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionRecord } from '../../../domain/roles/permissionRecord.ts';
 import type { RoleRecord } from '../../../domain/roles/roleRecord.ts';
-import type { LockedPermission, LockedRole, RoleChange, RoleCreationFacts, RoleRepository } from '../../../domain/roles/roleRepository.ts';
+import type { LockedPermission, LockedRole, RoleChange, RoleChangeWritten, RoleCreationFacts, RoleRepository } from '../../../domain/roles/roleRepository.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 
 const BUILT_IN_PERMISSIONS = ['members:manage', 'sso:manage', 'directory:manage', 'audit:read'];
@@ -17,6 +17,9 @@ export class InMemoryRoleRepository implements RoleRepository {
   readonly tenants = new Set<string>();
   readonly holders = new Map<string, number>();
   readonly events: AuditAppend[] = [];
+  /** The tenant of each member holding the role (a member repository built on this one answers it); `holders` overrides its count. */
+  membersHolding: (role: RoleRecord) => string[] = () => [];
+  #handOffs = 0;
 
   constructor() {
     const now = new Date();
@@ -85,14 +88,16 @@ export class InMemoryRoleRepository implements RoleRepository {
     _meta: unknown,
     namedPermissions: string[],
     decide: (role: LockedRole, knownPermissions: ReadonlySet<string>, now: Date) => RoleChange<T>,
-  ): Promise<T | undefined> {
+  ): Promise<RoleChangeWritten<T> | undefined> {
     const role = this.roles.get(id);
     if (!role) return undefined;
     const known = new Set(namedPermissions.filter((slug) => this.permissions.has(slug)));
-    const change = decide({ ...structuredClone(role), heldByMembers: this.holders.get(id) ?? 0 }, known, new Date());
+    const heldIn = this.membersHolding(role);
+    const change = decide({ ...structuredClone(role), heldByMembers: this.holders.get(id) ?? heldIn.length }, known, new Date());
     if (change.remove) this.roles.delete(id);
     else if (change.update) Object.assign(role, structuredClone(change.update));
     if (change.event) this.events.push(change.event);
-    return change.result;
+    const handOffs = change.pushClaims ? [...new Set(heldIn)].map((tenantId) => ({ id: ++this.#handOffs, tenantId, command: { kind: 'pushClaims' as const } })) : [];
+    return { result: change.result, changed: Boolean(change.remove || change.update), handOffs };
   }
 }

@@ -10,8 +10,9 @@ import java.util.stream.Collectors;
 import org.keycloak.models.UserModel;
 
 /**
- * POST /v1/internal/idp/claims for one token: the tenant the token is for as the lookup key, and the user's claim
- * attributes as user_attrs (the registry reads tenant_id, tenant_slug and org_roles there; the user's other
+ * POST /v1/internal/idp/claims for one token: the user's id (the registry answers with the member's roles, permissions
+ * and membership status in the tenant), the tenant the token is for when it names one, and the user's claim attributes
+ * as user_attrs (the registry reads tenant_id and tenant_slug there when no tenant is named; the user's other
  * attributes, names and e-mail among them, are none of its business and stay in Keycloak).
  */
 final class RegistryClaims {
@@ -32,20 +33,21 @@ final class RegistryClaims {
     }
 
     /**
-     * The registry's claims, or TenantClaims.NONE when it answers 404 (it knows no such tenant, so the token names none).
+     * The registry's claims, or TenantClaims.NONE when it answers 404 (no such tenant, or none of the user's to pick).
      * clientSecret and tokenEndpoint are resolved by the caller when settings.clientId() is set.
      */
     TenantClaims resolve(MapperSettings settings, String clientSecret, URI tokenEndpoint, TokenTenant tenant, UserModel user)
             throws Unavailable, InterruptedException {
         Deadline deadline = Deadline.in(settings.timeout());
         Map<String, Object> body = new LinkedHashMap<>();
-        if (tenant.fromOrganization()) {
+        if (tenant.named()) {
             if (tenant.tenantId() != null) {
                 body.put("tenant_id", tenant.tenantId());
             } else {
                 body.put("tenant_slug", tenant.tenantSlug());
             }
         }
+        body.put("user_id", user.getId());
         body.put("user_attrs", attributesOf(user));
         try {
             String token = settings.clientId() == null ? null

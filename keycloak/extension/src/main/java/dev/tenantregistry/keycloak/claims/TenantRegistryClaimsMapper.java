@@ -4,7 +4,6 @@ import jakarta.ws.rs.core.UriBuilder;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jboss.logging.Logger;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.ClientSessionContext;
@@ -26,12 +25,13 @@ import org.keycloak.urls.UrlType;
 
 /**
  * Protocol mapper tenant-registry-claims: at every issuance of an access token, ID token or userinfo answer (so at
- * login and at every refresh) it asks the tenant registry for the current claims of the tenant the token is for and
- * projects tenant_id, tenant_slug, plan, tenant_status, products, org_roles and claims_source "registry".
+ * login and at every refresh) it asks the tenant registry for the current claims of the user in the tenant the token
+ * is for and projects tenant_id, tenant_slug, plan, tenant_status, products, org_roles, permissions,
+ * membership_status and claims_source "registry".
  *
  * It never fails a login: when the registry does not answer in time, answers an error or cannot be reached, the token
- * carries the claim attributes last pushed into the user (same names) and claims_source "attributes". See
- * docs/operators.md for how a product adds it to its client.
+ * carries the claims last pushed into the user (PushedClaims) and claims_source "attributes". See docs/operators.md
+ * for how a product adds it to its client.
  */
 public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         implements OIDCAccessTokenMapper, OIDCIDTokenMapper, UserInfoTokenMapper {
@@ -68,8 +68,9 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
 
     @Override
     public String getHelpText() {
-        return "Asks the tenant registry for the current claims of the token's tenant (tenant_id, tenant_slug, plan, "
-                + "tenant_status, products, org_roles) at every issuance; falls back to the user's pushed attributes.";
+        return "Asks the tenant registry for the current claims of the user in the token's tenant (tenant_id, tenant_slug, "
+                + "plan, tenant_status, products, org_roles, permissions, membership_status) at every issuance; falls back "
+                + "to the user's pushed attributes.";
     }
 
     @Override
@@ -103,12 +104,9 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
 
     private TenantClaims claimsFor(ProtocolMapperModel model, RealmModel realm, UserModel user, KeycloakSession session,
                                    ClientSessionContext context) {
-        Optional<TokenTenant> tenant = Optional.empty();
+        TokenTenant tenant = null;
         try {
             tenant = TokenTenant.of(session, user, context);
-            if (tenant.isEmpty()) {
-                return TenantClaims.NONE;
-            }
             MapperSettings settings = MapperSettings.from(model.getConfig());
             String secret = null;
             URI tokenEndpoint = null;
@@ -116,14 +114,16 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
                 secret = settings.clientSecret() != null ? settings.clientSecret() : secretOf(realm, settings.clientId());
                 tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : tokenEndpointOf(session, realm);
             }
-            return registry.resolve(settings, secret, tokenEndpoint, tenant.get(), user);
+            TenantClaims claims = registry.resolve(settings, secret, tokenEndpoint, tenant, user);
+            // An organization Keycloak no longer grants counts only through a member record (a deactivated member's).
+            return tenant.vouched() || claims.ofMember() ? claims : TenantClaims.NONE;
         } catch (RegistryClaims.Unavailable | RuntimeException e) {
             // Whatever went wrong (bad settings included), a login never fails here.
             String cause = e instanceof RegistryClaims.Unavailable || e instanceof IllegalArgumentException
                     ? e.getMessage() : e.getClass().getName() + ": " + e.getMessage();
             LOG.warnf("%s mapper '%s' in realm %s: no claims from the tenant registry for user %s (tenant %s): %s; "
                             + "the token carries the pushed attributes (claims_source \"attributes\")",
-                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), tenant.map(TenantRegistryClaimsMapper::describe).orElse("?"), cause);
+                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), describe(tenant), cause);
             return fallback(user, tenant);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -131,16 +131,9 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         }
     }
 
-    /**
-     * The pushed attributes describe one tenant. A token for another of the user's organizations gets only which
-     * tenant it is for: another tenant's plan and products in it would be wrong, and worse than none.
-     */
-    private static TenantClaims fallback(UserModel user, Optional<TokenTenant> tenant) {
-        TenantClaims pushed = TenantClaims.fromAttributes(user);
-        if (tenant.isPresent() && tenant.get().fromOrganization() && !pushed.describes(tenant.get().tenantId(), tenant.get().tenantSlug())) {
-            return TenantClaims.identityOnly(tenant.get().tenantId(), tenant.get().tenantSlug());
-        }
-        return pushed;
+    /** The pushed claims; none when the token's tenant could not even be told (an unexpected error in TokenTenant). */
+    private static TenantClaims fallback(UserModel user, TokenTenant tenant) {
+        return tenant == null ? TenantClaims.NONE : PushedClaims.of(tenant, user);
     }
 
     private static String secretOf(RealmModel realm, String clientId) {
@@ -157,6 +150,12 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
     }
 
     private static String describe(TokenTenant tenant) {
+        if (tenant == null) {
+            return "?";
+        }
+        if (!tenant.named()) {
+            return "of the user's memberships";
+        }
         return tenant.tenantId() != null ? tenant.tenantId() : tenant.tenantSlug();
     }
 }

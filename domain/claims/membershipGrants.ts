@@ -1,0 +1,31 @@
+import type { MemberRecord, MembershipGrant } from '../members/memberRecord.ts';
+import type { MemberRepository } from '../members/memberRepository.ts';
+import type { RegistryCache } from '../registryCache.ts';
+
+export const grantOf = (member: MemberRecord): MembershipGrant => ({
+  tenantId: member.tenantId,
+  status: member.status,
+  roles: member.roles,
+  permissions: member.permissions,
+});
+
+/**
+ * The user's grants in every tenant, from the registry cache when it holds them (see domain/registryCache.ts for how
+ * soon a change is seen), else from one read, which then fills the cache. A user that is nobody's member has none.
+ */
+export async function membershipGrantsOf(members: Pick<MemberRepository, 'ofUser'>, userId: string, cache?: RegistryCache): Promise<MembershipGrant[]> {
+  const cached = cache?.memberGrants(userId);
+  if (cached) return cached;
+  const generation = cache?.generation() ?? 0;
+  let grants: MembershipGrant[];
+  try {
+    grants = (await members.ofUser(userId)).map(grantOf);
+  } catch (error) {
+    // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+    const stale = cache?.staleMemberGrants(userId);
+    if (!stale) throw error;
+    return stale;
+  }
+  cache?.putMemberGrants(userId, grants, generation);
+  return grants;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { removeMember } from '../../../domain/members/removeMember.ts';
+import type { MemberStatus } from '../../../domain/members/memberRecord.ts';
+import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
+
+const TENANT = '00000000-0000-4000-8000-000000000001';
+const MISSING = '00000000-0000-4000-8000-00000000000f';
+const meta = {};
+
+function setup() {
+  const registry = inMemoryRegistry();
+  registry.roles.addTenant(TENANT);
+  const seed = (userId: string, roles: string[], status: MemberStatus = 'active') =>
+    registry.members.seed({ tenantId: TENANT, userId, email: `${userId}@example.test`, name: userId, roles, status, source: 'registry' });
+  return { registry, seed, members: registry.members };
+}
+
+describe('removeMember', () => {
+  it('removes the member with member.removed (what it had) and a syncMember hand-off that effects follow', async () => {
+    const { registry, seed, members } = setup();
+    seed('boss', ['IT_ADMIN']);
+    seed('ada', ['MEMBER'], 'inactive');
+    await removeMember(registry, TENANT, 'ada', meta);
+    expect(await members.find(TENANT, 'ada')).toBeUndefined();
+    expect(members.events).toEqual([
+      {
+        action: 'member.removed',
+        tenant_id: TENANT,
+        target_id: 'ada',
+        target_type: 'member',
+        target_name: 'ada@example.test',
+        metadata: { roles: ['MEMBER'], status: 'inactive', source: 'registry' },
+      },
+    ]);
+    expect(registry.effects.followed).toEqual([{ handOffs: [{ id: 1, tenantId: TENANT, command: { kind: 'syncMember', userId: 'ada' } }], staleUsers: ['ada'] }]);
+  });
+
+  it("refuses the last active IT_ADMIN of a tenant with other members (409, nothing written); removes it as the tenant's only member", async () => {
+    const { registry, seed, members } = setup();
+    seed('boss', ['IT_ADMIN']);
+    seed('invited', ['IT_ADMIN'], 'pending');
+    await expect(removeMember(registry, TENANT, 'boss', meta)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('cannot be removed') });
+    expect(members.events).toEqual([]);
+    await removeMember(registry, TENANT, 'invited', meta);
+    await removeMember(registry, TENANT, 'boss', meta);
+    expect(await members.allOfTenant(TENANT)).toEqual([]);
+  });
+
+  it('is 404 for a user that is not a member and for an unknown tenant, writing nothing', async () => {
+    const { registry, members } = setup();
+    await expect(removeMember(registry, TENANT, 'ghost', meta)).rejects.toMatchObject({ code: 'not_found', message: 'member not found' });
+    await expect(removeMember(registry, MISSING, 'ghost', meta)).rejects.toMatchObject({ code: 'not_found', message: 'tenant not found' });
+    expect(members.handOffs).toEqual([]);
+    expect(registry.effects.followed).toEqual([]);
+  });
+});

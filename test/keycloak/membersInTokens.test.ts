@@ -1,0 +1,216 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
+import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
+import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
+import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { claimsOf, refresh, signIn, TEST_PASSWORD, type Claims, type Tokens } from '../support/demoAppSession.ts';
+import { eventually } from '../support/eventually.ts';
+import { keycloakAdmin } from '../support/keycloakAdmin.ts';
+import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
+import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import { startTcpProxy } from '../support/tcpProxy.ts';
+import { uniqueSlug } from '../support/testService.ts';
+
+/**
+ * SPEC-EXTENSIONS §7 against the run's real Keycloak, in a real browser: one person who is a member of three tenants
+ * with a different role in each signs in to the demo app for each organization, and each token carries only that
+ * tenant's roles and permissions, as the registry's member records say, through role changes, deactivation, removal
+ * and the registry being unreachable.
+ */
+const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
+
+let stack: ActorStack;
+let demoApp: RunningDemoApp;
+let browser: TestBrowser;
+let registryProxy: Awaited<ReturnType<typeof startTcpProxy>>;
+
+interface TenantUnderTest {
+  id: string;
+  slug: string;
+  role: string;
+  permissions: string[];
+  tokens?: Tokens;
+}
+let tenants: TenantUnderTest[];
+let colleague: { id: string; email: string };
+
+/** Points the demo app's tenant-registry-claims mapper at the registry through the proxy the tests can cut. */
+async function mapperThroughProxy(): Promise<void> {
+  const admin = await keycloakAdmin();
+  const [client] = await admin.clients.find({ clientId: DEMO_APP_CLIENT_ID });
+  const mappers = await admin.clients.listProtocolMappers({ id: client!.id! });
+  const mapper = mappers.find((m) => m.protocolMapper === 'tenant-registry-claims')!;
+  const config = { ...mapper.config, 'registry.url': `http://${registryProxy.address}`, 'timeout.ms': '5000' };
+  await admin.clients.updateProtocolMapper({ id: client!.id!, mapperId: mapper.id! }, { ...mapper, config });
+}
+
+async function createTenant(stem: string): Promise<{ id: string; slug: string }> {
+  const slug = uniqueSlug(stem);
+  const res = await stack.service.request('POST', '/v1/tenants', { slug, name: `Members ${slug}`, admin_email: `it-admin@${slug}.example`, admin_name: 'Grace Hopper' });
+  expect(res.status).toBe(201);
+  return { id: res.body.tenant.id as string, slug };
+}
+
+/** The organizations Keycloak has the user in, by alias. */
+async function organizationsOf(userId: string): Promise<string[]> {
+  const organizations = await (await keycloakAdmin()).organizations.memberOrganizations({ userId });
+  return organizations.map((organization) => organization.alias ?? '').sort();
+}
+
+/** The user's pushed value of tenant_memberships for one tenant. */
+async function pushedMembership(userId: string, slug: string): Promise<Claims | undefined> {
+  const user = await (await keycloakAdmin()).users.findOne({ id: userId });
+  const values = (user?.attributes?.tenant_memberships ?? []) as string[];
+  return values.map((value) => JSON.parse(value) as Claims).find((value) => value.tenant_slug === slug);
+}
+
+const MEMBER_CLAIMS = ['tenant_id', 'tenant_slug', 'org_roles', 'permissions', 'membership_status', 'claims_source'] as const;
+const memberClaimsOf = (jwt: string) => {
+  const claims = claimsOf(jwt);
+  return Object.fromEntries(MEMBER_CLAIMS.filter((name) => name in claims).map((name) => [name, claims[name]]));
+};
+
+beforeAll(async () => {
+  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
+  stack = await startActorStack({
+    idp: () => new KeycloakIdentityProvider(keycloakSettings({ inviteClientId: DEMO_APP_CLIENT_ID, inviteRedirectUri: demoApp.url })),
+  });
+  registryProxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(stack.service.baseUrl).port) });
+  await mapperThroughProxy();
+  browser = await launchTestBrowser();
+  await mkdir(screenshots, { recursive: true });
+
+  // Three tenants, and in each a role of its own with a permission of its own (the first: the built-in IT_ADMIN).
+  const run = uniqueSlug('p').replace(/[^a-z0-9]/g, '');
+  const [a, b, c] = [await createTenant('people-a'), await createTenant('people-b'), await createTenant('people-c')];
+  for (const slug of [`billing${run}:manage`, `reports${run}:read`]) {
+    expect((await stack.service.request('POST', '/v1/permissions', { slug })).status).toBe(201);
+  }
+  const roleOf = async (tenantId: string, slug: string, permission: string) => {
+    const res = await stack.service.request('POST', '/v1/roles', { slug, name: slug, tenant_id: tenantId, permissions: [permission] });
+    expect(res.status).toBe(201);
+  };
+  await roleOf(b.id, 'billing', `billing${run}:manage`);
+  await roleOf(c.id, 'analyst', `reports${run}:read`);
+  tenants = [
+    { ...a, role: 'IT_ADMIN', permissions: ['audit:read', 'directory:manage', 'members:manage', 'sso:manage'] },
+    { ...b, role: 'billing', permissions: [`billing${run}:manage`] },
+    { ...c, role: 'analyst', permissions: [`reports${run}:read`] },
+  ];
+
+  // A colleague with an account of the realm (a password, nothing left to do), made a member of all three.
+  const email = `colleague-${run}@people.example`;
+  const admin = await keycloakAdmin();
+  const { id } = await admin.users.create({
+    username: email,
+    email,
+    firstName: 'Katherine',
+    lastName: 'Johnson',
+    enabled: true,
+    emailVerified: true,
+    credentials: [{ type: 'password', value: TEST_PASSWORD, temporary: false }],
+  });
+  colleague = { id, email };
+  for (const tenant of tenants) {
+    const res = await stack.service.request('PUT', `/v1/tenants/${tenant.id}/members/${id}`, { roles: [tenant.role] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ user_id: id, email, roles: [tenant.role], status: 'active', source: 'registry' });
+  }
+  // The tenant actors add the memberships in Keycloak (durable steps after the API answered).
+  const aliases = tenants.map((t) => t.slug).sort();
+  await eventually(async () => (JSON.stringify(await organizationsOf(id)) === JSON.stringify(aliases) ? true : undefined), 60_000, 'the three organization memberships');
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await registryProxy?.close();
+  await stack?.close();
+  await demoApp?.close();
+});
+
+describe('a member of three tenants with three roles', () => {
+  it('signs in with organization:<alias> three times and each token carries only that tenant\'s org_roles and permissions', async () => {
+    for (const [index, tenant] of tenants.entries()) {
+      tenant.tokens = await signIn(browser.page, demoApp.url, colleague.email, tenant.slug);
+      await browser.page.screenshot({ path: resolve(screenshots, `members-0${index + 1}-${tenant.role}.png`), fullPage: true });
+      for (const token of [tenant.tokens.access_token, tenant.tokens.id_token]) {
+        expect(memberClaimsOf(token)).toEqual({
+          tenant_id: tenant.id,
+          tenant_slug: tenant.slug,
+          org_roles: [tenant.role],
+          permissions: tenant.permissions,
+          membership_status: 'active',
+          claims_source: 'registry',
+        });
+      }
+    }
+  });
+
+  it('after a role change, the next refresh carries the new roles', async () => {
+    const b = tenants[1]!;
+    const res = await stack.service.request('PUT', `/v1/tenants/${b.id}/members/${colleague.id}`, { roles: ['billing', 'MEMBER'] });
+    expect(res.status).toBe(200);
+    b.tokens = await refresh(b.tokens!);
+    expect(memberClaimsOf(b.tokens.access_token)).toMatchObject({ tenant_id: b.id, org_roles: ['MEMBER', 'billing'], permissions: b.permissions, membership_status: 'active' });
+  });
+
+  it('with the registry stopped, each organization\'s token falls back to that tenant\'s pushed roles', async () => {
+    const [a, b] = [tenants[0]!, tenants[1]!];
+    await eventually(async () => {
+      const pushed = await pushedMembership(colleague.id, b.slug);
+      return JSON.stringify(pushed?.org_roles) === JSON.stringify(['MEMBER', 'billing']) ? true : undefined;
+    }, 30_000, 'the pushed role change');
+    registryProxy.cut();
+    try {
+      const forA = await refresh(a.tokens!);
+      const forB = await refresh(b.tokens!);
+      expect(memberClaimsOf(forA.access_token)).toEqual({
+        tenant_id: a.id,
+        tenant_slug: a.slug,
+        org_roles: ['IT_ADMIN'],
+        permissions: a.permissions,
+        membership_status: 'active',
+        claims_source: 'attributes',
+      });
+      expect(memberClaimsOf(forB.access_token)).toMatchObject({ tenant_id: b.id, org_roles: ['MEMBER', 'billing'], permissions: b.permissions, claims_source: 'attributes' });
+    } finally {
+      registryProxy.restore();
+    }
+  });
+
+  it('after deactivation, the token for that tenant carries membership_status "inactive" and no roles or permissions', async () => {
+    const c = tenants[2]!;
+    const res = await stack.service.request('POST', `/v1/tenants/${c.id}/members/${colleague.id}/deactivate`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'inactive', roles: ['analyst'] });
+    // At once in the registry's answer: the refresh right after the change.
+    const refreshed = await refresh(c.tokens!);
+    expect(memberClaimsOf(refreshed.access_token)).toEqual({
+      tenant_id: c.id,
+      tenant_slug: c.slug,
+      org_roles: [],
+      permissions: [],
+      membership_status: 'inactive',
+      claims_source: 'registry',
+    });
+    // And out of the organization in Keycloak, where a new sign-in for it still says inactive.
+    await eventually(async () => (!(await organizationsOf(colleague.id)).includes(c.slug) ? true : undefined), 30_000, 'the removal from the organization');
+    const signedIn = await signIn(browser.page, demoApp.url, colleague.email, c.slug);
+    await browser.page.screenshot({ path: resolve(screenshots, 'members-04-deactivated.png'), fullPage: true });
+    expect(memberClaimsOf(signedIn.access_token)).toMatchObject({ tenant_id: c.id, org_roles: [], permissions: [], membership_status: 'inactive' });
+  });
+
+  it('a user removed from a tenant gets no claims of it', async () => {
+    const b = tenants[1]!;
+    expect((await stack.service.request('DELETE', `/v1/tenants/${b.id}/members/${colleague.id}`)).status).toBe(204);
+    await eventually(async () => (!(await organizationsOf(colleague.id)).includes(b.slug) ? true : undefined), 30_000, 'the removal from the organization');
+    const signedIn = await signIn(browser.page, demoApp.url, colleague.email, b.slug);
+    await browser.page.screenshot({ path: resolve(screenshots, 'members-05-removed.png'), fullPage: true });
+    const claims = claimsOf(signedIn.access_token);
+    expect(claims.tenant_id).not.toBe(b.id);
+    expect(claims.tenant_slug).not.toBe(b.slug);
+    expect(await pushedMembership(colleague.id, b.slug)).toBeUndefined();
+  });
+});

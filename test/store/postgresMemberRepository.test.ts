@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
+import { addSimulatedUser } from '../support/simulatedUsers.ts';
+import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
+import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+  service.deps.users = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
+});
+afterAll(() => service.close());
+
+const sql = (text: string, params: unknown[] = []) => service.orm.em.fork().execute<Record<string, any>[]>(text, params);
+const newTenant = async () => (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('mstore'), name: 'Members store' })).body.tenant.id as string;
+const syncsOf = async (tenantId: string) =>
+  (await sql(`select payload from tenant_actor_outbox where tenant_id = ? and command = 'syncMember' order by id`, [tenantId])).map((row) => row.payload);
+const members = () => service.deps.stores.members;
+
+describe('PostgresMemberRepository.recordProvisioned', () => {
+  it("records provisioning's IT_ADMIN as a pending member with member.added by the system and a syncMember hand-off, once", async () => {
+    const tenantId = await newTenant();
+    const user = { userId: await addSimulatedUser(service.orm), email: 'invited@example.test', name: 'Invited Admin' };
+    await members().recordProvisioned(tenantId, user);
+    await members().recordProvisioned(tenantId, { ...user, name: 'Someone Else' });
+    expect(await members().find(tenantId, user.userId)).toMatchObject({
+      email: 'invited@example.test',
+      name: 'Invited Admin',
+      roles: ['IT_ADMIN'],
+      permissions: ['audit:read', 'directory:manage', 'members:manage', 'sso:manage'],
+      status: 'pending',
+      source: 'provisioning',
+    });
+    expect(await sql(`select action, actor_id, actor_type, target_type, target_id, target_name, metadata from audit_events where tenant_id = ? and action like 'member.%'`, [tenantId])).toEqual([
+      {
+        action: 'member.added',
+        actor_id: SYSTEM_ACTOR.actorId,
+        actor_type: SYSTEM_ACTOR.actorType,
+        target_type: 'member',
+        target_id: user.userId,
+        target_name: 'invited@example.test',
+        metadata: { roles: ['IT_ADMIN'], source: 'provisioning' },
+      },
+    ]);
+    expect(await syncsOf(tenantId)).toEqual([{ user_id: user.userId }]);
+  });
+
+  it('leaves a member that exists as it is, whatever happened to it since', async () => {
+    const tenantId = await newTenant();
+    const user = { userId: await addSimulatedUser(service.orm), email: 'again@example.test', name: 'Again' };
+    await members().recordProvisioned(tenantId, user);
+    expect((await service.request('PUT', `/v1/tenants/${tenantId}/members/${user.userId}`, { roles: ['MEMBER'] })).status).toBe(200);
+    await members().recordProvisioned(tenantId, user);
+    expect((await members().find(tenantId, user.userId))?.roles).toEqual(['MEMBER']);
+    expect(await syncsOf(tenantId)).toHaveLength(2);
+  });
+});
+
+describe('PostgresMemberRepository reads', () => {
+  it("ofUser answers the user's record in every tenant, by tenant id; allOfTenant the tenant's members, by user id", async () => {
+    const [a, b] = [await newTenant(), await newTenant()];
+    const [first, second] = [await addSimulatedUser(service.orm), await addSimulatedUser(service.orm)];
+    for (const [tenantId, userId, roles] of [[a, first, ['IT_ADMIN']], [b, first, ['MEMBER']], [a, second, ['MEMBER']]] as const) {
+      expect((await service.request('PUT', `/v1/tenants/${tenantId}/members/${userId}`, { roles })).status).toBe(201);
+    }
+    expect((await members().ofUser(first)).map((m) => [m.tenantId, m.roles])).toEqual([[a, ['IT_ADMIN']], [b, ['MEMBER']]].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)));
+    expect((await members().allOfTenant(a)).map((m) => m.userId)).toEqual([first, second].sort());
+    expect(await members().ofUser('nobody')).toEqual([]);
+    expect(await members().allOfTenant('not-a-uuid')).toEqual([]);
+  });
+});
+
+describe('PostgresMemberRepository.change', () => {
+  it('writes the member, its roles, its event and its hand-off together: an audit append that fails leaves none of them', async () => {
+    const tenantId = await newTenant();
+    const userId = await addSimulatedUser(service.orm);
+    await sql(`alter table audit_events add constraint refuse_member_probe check (target_id is distinct from '${userId}') not valid`);
+    try {
+      expect((await service.request('PUT', `/v1/tenants/${tenantId}/members/${userId}`, { roles: ['IT_ADMIN'] })).status).toBe(500);
+    } finally {
+      await sql('alter table audit_events drop constraint refuse_member_probe');
+    }
+    expect(await members().find(tenantId, userId)).toBeUndefined();
+    expect(await sql('select 1 from member_roles where tenant_id = ?', [tenantId])).toEqual([]);
+    expect(await syncsOf(tenantId)).toEqual([]);
+  });
+
+  it("a role given to a member and that role's deletion take turns: one of them is refused, never a failure", async () => {
+    const tenantId = await newTenant();
+    for (let round = 0; round < 5; round += 1) {
+      const role = (await service.request('POST', '/v1/roles', { slug: `Race_${round}_${tenantId.slice(0, 8)}`, name: 'Race', tenant_id: tenantId })).body;
+      const userId = await addSimulatedUser(service.orm);
+      const [given, deleted] = await Promise.all([
+        service.request('PUT', `/v1/tenants/${tenantId}/members/${userId}`, { roles: [role.slug] }),
+        service.request('DELETE', `/v1/roles/${role.id}`),
+      ]);
+      expect([given.status, deleted.status], `round ${round}`).toSatisfy(([g, d]: number[]) => (g === 201 && d === 409) || (g === 400 && d === 204));
+    }
+  });
+});
