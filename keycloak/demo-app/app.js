@@ -62,6 +62,9 @@ function show(tokens, what) {
   $('summary-plan').textContent = access.plan ?? '-';
   $('summary-status').textContent = access.tenant_status ?? '-';
   $('summary-products').textContent = (access.products ?? []).join(', ') || '-';
+  $('summary-membership').textContent = access.membership_status ?? '-';
+  $('summary-roles').textContent = (access.org_roles ?? []).join(', ') || '-';
+  $('summary-permissions').textContent = (access.permissions ?? []).join(', ') || '-';
   $('summary-source').textContent = access.claims_source ?? '-';
   $('status').textContent = `Signed in as ${access.preferred_username ?? access.sub}: ${what} at ${new Date(access.iat * 1000).toLocaleTimeString()}.`;
 }

@@ -185,16 +185,22 @@ describe('a member of three tenants with three roles', () => {
     const res = await stack.service.request('POST', `/v1/tenants/${c.id}/members/${colleague.id}/deactivate`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'inactive', roles: ['analyst'] });
-    // At once in the registry's answer: the refresh right after the change.
-    const refreshed = await refresh(c.tokens!);
-    expect(memberClaimsOf(refreshed.access_token)).toEqual({
-      tenant_id: c.id,
-      tenant_slug: c.slug,
-      org_roles: [],
-      permissions: [],
-      membership_status: 'inactive',
-      claims_source: 'registry',
+    // At once in the registry's answer: a refresh right after the change, unless the actor already took the member out
+    // of the organization, after which Keycloak itself refuses to refresh a token for it (400, "Invalid organization").
+    const refreshed = await refresh(c.tokens!).catch((error: Error) => {
+      expect(error.message).toMatch(/^refresh answered 400 invalid_(request|grant)/);
+      return undefined;
     });
+    if (refreshed) {
+      expect(memberClaimsOf(refreshed.access_token)).toEqual({
+        tenant_id: c.id,
+        tenant_slug: c.slug,
+        org_roles: [],
+        permissions: [],
+        membership_status: 'inactive',
+        claims_source: 'registry',
+      });
+    }
     // And out of the organization in Keycloak, where a new sign-in for it still says inactive.
     await eventually(async () => (!(await organizationsOf(colleague.id)).includes(c.slug) ? true : undefined), 30_000, 'the removal from the organization');
     const signedIn = await signIn(browser.page, demoApp.url, colleague.email, c.slug);
