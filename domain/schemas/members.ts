@@ -37,7 +37,11 @@ export const MemberListQuery = z
     status: MemberStatus.optional(),
     q: z.string().min(1).max(100).optional().meta({ description: 'case-insensitive prefix of the e-mail or the name' }),
     limit: queryInteger(1, MEMBER_LIST_MAX_LIMIT).optional(),
-    cursor: z.string().regex(/^[A-Za-z0-9_-]{1,1000}$/, 'must be a next_cursor of this listing').optional(),
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,1000}$/, 'must be a next_cursor of this listing')
+      .optional()
+      .meta({ description: 'a next_cursor this listing returned (400 for any other)' }),
   })
   .meta({ id: 'MemberListQuery' });
 export type MemberListQuery = z.infer<typeof MemberListQuery>;
