@@ -41,7 +41,7 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
   });
   new Counter({
     name: 'tenant_registry_cache_lookups_total',
-    help: 'Registry cache lookups by verify and claims, by cache and result (hit: answered from memory)',
+    help: 'Registry cache lookups by verify, claims and the members listing, by cache and result (hit: answered from memory)',
     labelNames: ['cache', 'result'] as const,
     registers: [registry],
     collect() {
@@ -52,6 +52,8 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
       this.inc({ cache: 'member', result: 'hit' }, cache.stats.memberHits);
       this.inc({ cache: 'member', result: 'miss' }, cache.stats.memberMisses);
+      this.inc({ cache: 'member_list', result: 'hit' }, cache.stats.memberListHits);
+      this.inc({ cache: 'member_list', result: 'miss' }, cache.stats.memberListMisses);
     },
   });
   const deadLetters = new Gauge({

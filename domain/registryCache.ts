@@ -1,10 +1,12 @@
 import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
 import type { MembershipGrant } from './members/memberRecord.ts';
+import type { TenantMemberList } from './members/tenantMemberList.ts';
 
 /**
  * In-process cache of what the two hottest read paths need: API keys by prefix (verify), tenants with their
- * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id). It holds no
- * state another replica needs; it only saves reads.
+ * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id); and of the
+ * members listing: each tenant's members, whose pages are computed in memory. It holds no state another replica
+ * needs; it only saves reads.
  *
  * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
  * - on the replica that made the change: not at all — the route invalidates after its transaction committed;
@@ -14,9 +16,10 @@ import type { MembershipGrant } from './members/memberRecord.ts';
  *   silently drops notifications stops the cache within the lease (1 s);
  * - in any case: at most `ttlMs` (CACHE_TTL_SECONDS), the bound should a notification ever be lost.
  *
- * When the store cannot be read (an outage), verify and claims may answer from an entry younger than `staleIfErrorMs`
- * (CACHE_STALE_IF_ERROR_SECONDS), suspended or expired alike: an outage of the store is an outage of every change too,
- * except that another replica still reaching the store may revoke meanwhile (docs/reliability.md).
+ * When the store cannot be read (an outage), verify, claims and the members listing may answer from an entry younger
+ * than `staleIfErrorMs` (CACHE_STALE_IF_ERROR_SECONDS), suspended or expired alike: an outage of the store is an
+ * outage of every change too, except that another replica still reaching the store may revoke meanwhile
+ * (docs/reliability.md).
  *
  * A load that raced an invalidation must not store what it read: loaders take `generation()` before their query
  * and pass it to `put*`, which drops the value when any invalidation happened in between.
@@ -33,6 +36,9 @@ export interface CachedTenant {
   entitlements: { product: string; enabled: boolean; expiresAt: number | null }[];
 }
 
+/** A tenant's members as the listing reads them, or that the tenant has too many to hold (its pages come from the store). */
+export type CachedMemberList = TenantMemberList | 'tooMany';
+
 interface Entry<T> {
   value: T;
   expiresAt: number;
@@ -47,18 +53,26 @@ export interface RegistryCacheOptions {
   maxMissingKeys?: number;
   /** Users whose grants are held. */
   maxUsers?: number;
+  /** Members held in the tenants' member lists, all lists together. */
+  maxListedMembers?: number;
   /** How old an entry may be and still answer while the store cannot be read; 0: never. */
   staleIfErrorMs?: number;
   now?: () => number;
 }
 
-/** A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. */
+/**
+ * A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. The
+ * bound is on the entries' weights (one each unless `weigh` says otherwise).
+ */
 class BoundedTtlMap<K, V> {
   readonly #entries = new Map<K, Entry<V>>();
   readonly #max: number;
+  readonly #weigh: (value: V) => number;
+  #weight = 0;
 
-  constructor(max: number) {
+  constructor(max: number, weigh: (value: V) => number = () => 1) {
     this.#max = max;
+    this.#weigh = weigh;
   }
 
   /** The entry and when it was stored, expired or not, without removing it. */
@@ -70,24 +84,31 @@ class BoundedTtlMap<K, V> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
-      this.#entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     return entry.value;
   }
 
   set(key: K, value: V, expiresAt: number, storedAt: number): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as K);
+    this.delete(key);
+    const weight = this.#weigh(value);
+    if (weight > this.#max) return;
+    while (this.#entries.size > 0 && this.#weight + weight > this.#max) this.delete(this.#entries.keys().next().value as K);
     this.#entries.set(key, { value, expiresAt, storedAt });
+    this.#weight += weight;
   }
 
   delete(key: K): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
     this.#entries.delete(key);
+    this.#weight -= this.#weigh(entry.value);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#weight = 0;
   }
 
   get size(): number {
@@ -110,10 +131,17 @@ export class RegistryCache {
   readonly #slugs: BoundedTtlMap<string, string>;
   /** user id → its grants in every tenant; an empty list (a user that is no member) saves its read too. */
   readonly #grants: BoundedTtlMap<string, MembershipGrant[]>;
+  /** tenant id → its members for the listing, bounded by the members held (a list weighs its size). */
+  readonly #memberLists: BoundedTtlMap<string, CachedMemberList>;
+  /**
+   * tenant id → the read of its whole member list running now, and the generation it started at: requests that come
+   * while no invalidation happened since share it instead of reading the list again (domain/members/listMembers.ts).
+   */
+  readonly memberListReads = new Map<string, { generation: number; list: Promise<CachedMemberList> }>();
   #generation = 0;
   #suspended = false;
   /** Lookups answered from memory or not, for the metrics (plain counters: read when scraped, free on the hot path). */
-  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0, memberHits: 0, memberMisses: 0 };
+  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0, memberHits: 0, memberMisses: 0, memberListHits: 0, memberListMisses: 0 };
   /** Until when the change listener is known live (ms); unbounded for a cache no listener feeds (tests, one replica). */
   #liveUntil = Number.POSITIVE_INFINITY;
 
@@ -129,6 +157,8 @@ export class RegistryCache {
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
     // ~250 bytes a user with one membership and a few roles: 50,000 users are ~12 MB.
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
+    // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
+    this.#memberLists = new BoundedTtlMap(options.maxListedMembers ?? 20_000, (list) => (list === 'tooMany' ? 1 : Math.max(1, list.size)));
   }
 
   /**
@@ -183,6 +213,14 @@ export class RegistryCache {
     return grants;
   }
 
+  /** The tenant's members for the listing, or that it has too many to hold. */
+  memberList(tenantId: string): CachedMemberList | undefined {
+    const list = this.active ? this.#memberLists.get(tenantId, this.#now()) : undefined;
+    if (list !== undefined && list !== 'tooMany') this.stats.memberListHits += 1;
+    else this.stats.memberListMisses += 1;
+    return list;
+  }
+
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -203,16 +241,26 @@ export class RegistryCache {
     this.#grants.set(userId, grants, now + this.ttlMs, now);
   }
 
+  putMemberList(tenantId: string, list: CachedMemberList, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#memberLists.set(tenantId, list, now + this.ttlMs, now);
+  }
+
   invalidateApiKey(prefix: string): void {
     this.#generation += 1;
     this.#keys.delete(prefix);
     this.#missingKeys.delete(prefix);
   }
 
-  /** The tenant's status, plan or entitlements changed. Keys only hold the tenant id, so they stay. */
+  /**
+   * The tenant's status, plan or entitlements changed, or it went. Keys only hold the tenant id, so they stay; its
+   * member list goes too, since a tenant deleted without members notifies no member change.
+   */
   invalidateTenant(id: string): void {
     this.#generation += 1;
     this.#tenants.delete(id);
+    this.#memberLists.delete(id);
   }
 
   /** One of the user's memberships changed (its status, its roles; added or removed). */
@@ -221,10 +269,17 @@ export class RegistryCache {
     this.#grants.delete(userId);
   }
 
-  /** A role's permissions changed or a role went: any cached user may hold it. */
+  /** One of the tenant's members changed (added, removed, its status, its roles or what the list shows of it). */
+  invalidateMemberList(tenantId: string): void {
+    this.#generation += 1;
+    this.#memberLists.delete(tenantId);
+  }
+
+  /** A role's permissions changed or a role went: any cached user may hold it, any tenant's member list show it. */
   invalidateAllMembers(): void {
     this.#generation += 1;
     this.#grants.clear();
+    this.#memberLists.clear();
   }
 
   clear(): void {
@@ -234,6 +289,7 @@ export class RegistryCache {
     this.#tenants.clear();
     this.#slugs.clear();
     this.#grants.clear();
+    this.#memberLists.clear();
   }
 
   /**
@@ -262,6 +318,12 @@ export class RegistryCache {
     return this.#fresh(this.#grants.peek(userId));
   }
 
+  /** The tenant's member list stored within staleIfErrorMs: for when the store read failed. */
+  staleMemberList(tenantId: string): TenantMemberList | undefined {
+    const list = this.#fresh(this.#memberLists.peek(tenantId));
+    return list === 'tooMany' ? undefined : list;
+  }
+
   #fresh<T>(entry: Entry<T> | undefined): T | undefined {
     return entry && this.#now() - entry.storedAt <= this.staleIfErrorMs ? entry.value : undefined;
   }
@@ -285,7 +347,7 @@ export class RegistryCache {
     this.#liveUntil = liveUntil;
   }
 
-  get sizes(): { apiKeys: number; tenants: number; users: number } {
-    return { apiKeys: this.#keys.size, tenants: this.#tenants.size, users: this.#grants.size };
+  get sizes(): { apiKeys: number; tenants: number; users: number; memberLists: number } {
+    return { apiKeys: this.#keys.size, tenants: this.#tenants.size, users: this.#grants.size, memberLists: this.#memberLists.size };
   }
 }

@@ -47,6 +47,7 @@ export function startChangeListener(options: {
     if (payload?.startsWith('k:')) cache.invalidateApiKey(payload.slice(2));
     else if (payload?.startsWith('t:')) cache.invalidateTenant(payload.slice(2));
     else if (payload?.startsWith('u:')) cache.invalidateUser(payload.slice(2));
+    else if (payload?.startsWith('m:')) cache.invalidateMemberList(payload.slice(2));
     else if (payload === 'r:') cache.invalidateAllMembers();
     // Anything else (a payload of a newer version of the triggers): forget everything rather than guess.
     else cache.clear();

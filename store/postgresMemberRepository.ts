@@ -3,6 +3,7 @@ import type {
   MemberChange,
   MemberChangeFacts,
   MemberChangeWritten,
+  ListedMember,
   MemberListFilter,
   MemberListPosition,
   MemberRepository,
@@ -200,6 +201,29 @@ export class PostgresMemberRepository implements MemberRepository {
       return tenant!.found ? [] : undefined;
     }
     return rows.map((row) => ({ member: memberRowToRecord(row), position: { email: row.position_email, userId: row.user_id } }));
+  }
+
+  /**
+   * The count first, from the primary key's index alone: a tenant too large to hold costs no row of its members.
+   * The rows in the page's order (see `page`), with the lowered e-mail and name its filters compare.
+   */
+  async listing(tenantId: string, atMost: number): Promise<ListedMember[] | 'tooMany' | undefined> {
+    if (!isUuid(tenantId)) return undefined;
+    const pool = await nativePool(this.#orm);
+    const { rows: [tenant] } = await pool.query<{ found: boolean; members: string }>({
+      name: 'member_listing_counted',
+      text: 'select exists (select 1 from tenants where id = $1) as found, (select count(*) from members where tenant_id = $1) as members',
+      values: [tenantId],
+    });
+    if (!tenant!.found) return undefined;
+    if (Number(tenant!.members) > atMost) return 'tooMany';
+    const { rows } = await pool.query<MemberRow & { position_email: string; lower_name: string }>({
+      name: 'member_listing',
+      text: `select ${MEMBER_COLUMNS}, lower(m.email) as position_email, lower(m.name) as lower_name from members m where m.tenant_id = $1
+              order by lower(m.email) using ~<~, m.user_id using ~<~`,
+      values: [tenantId],
+    });
+    return rows.map((row) => ({ member: memberRowToRecord(row), position: { email: row.position_email, userId: row.user_id }, lowerName: row.lower_name }));
   }
 
   change<T>(

@@ -35,6 +35,7 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     for (const tenantId of change.staleTenants ?? []) this.#deps.cache.invalidateTenant(tenantId);
     for (const prefix of change.staleApiKeys ?? []) this.#deps.cache.invalidateApiKey(prefix);
     for (const userId of change.staleUsers ?? []) this.#deps.cache.invalidateUser(userId);
+    for (const tenantId of change.staleMemberLists ?? []) this.#deps.cache.invalidateMemberList(tenantId);
     if (change.staleAllMembers) this.#deps.cache.invalidateAllMembers();
     for (const handOff of change.handOffs ?? []) {
       this.deliver(handOff)

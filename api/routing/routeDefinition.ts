@@ -10,8 +10,8 @@ type AnyObject = z.ZodObject<z.ZodRawShape>;
 export interface RouteResponse {
   status: number;
   body?: unknown;
-  /** The body already serialised as JSON (its schema still the declared one), sent as it is. */
-  jsonText?: string;
+  /** The body already serialised as JSON, as text or its UTF-8 bytes (its schema still the declared one), sent as it is. */
+  jsonText?: string | Buffer;
 }
 
 /** What a handler gets besides its validated input; `meta` is made on first access (the hot paths never need it). */

@@ -22,6 +22,8 @@ export interface CommittedChange {
   handOffs?: QueuedActorCommand[];
   /** Users whose memberships (status, roles) changed: what claims read of them. */
   staleUsers?: string[];
+  /** Tenants one of whose members changed: their member lists. */
+  staleMemberLists?: string[];
   /** A role's permissions changed or a role went: every cached member may hold it. */
   staleAllMembers?: boolean;
 }

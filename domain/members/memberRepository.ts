@@ -20,6 +20,14 @@ export interface MemberListPosition {
   userId: string;
 }
 
+/** A member as the whole listing holds it (domain/members/tenantMemberList.ts), with what its filters compare, lowered by the store. */
+export interface ListedMember {
+  member: MemberRecord;
+  position: MemberListPosition;
+  /** The member's name as the store lower-cases it (the q= filter's other half). */
+  lowerName: string;
+}
+
 /** What a change of one member is judged by, read under the lock of the tenant's members. */
 export interface MemberChangeFacts {
   /** The member before the change; undefined when the user is not a member of the tenant. */
@@ -71,6 +79,11 @@ export interface MemberRepository {
    * member); undefined when there is no such tenant.
    */
   page(tenantId: string, filter: MemberListFilter, after: MemberListPosition | undefined, limit: number): Promise<{ member: MemberRecord; position: MemberListPosition }[] | undefined>;
+  /**
+   * Every member of the tenant in the page's order, for the cached listing: `tooMany` when the tenant has more than
+   * `atMost` (their rows are not read), undefined when there is no such tenant.
+   */
+  listing(tenantId: string, atMost: number): Promise<ListedMember[] | 'tooMany' | undefined>;
   /**
    * Locks the tenant's members (one change of a tenant's members at a time, so two cannot both pass the last-admin
    * rule) and the `namedRoles` the tenant has, lets `decide` (a pure rule, which throws to refuse) say what to write,

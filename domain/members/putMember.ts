@@ -85,6 +85,6 @@ export async function putMember(
   let written = await attempt(undefined);
   // At most once: with the provider's user in hand the rule never asks for it again.
   while ('needsUser' in written.result) written = await attempt(await directoryUser(users, userId));
-  if (written.handOffs.length > 0) effects.follow(memberChangeEffects(userId, written));
+  if (written.handOffs.length > 0) effects.follow(memberChangeEffects(tenantId, userId, written));
   return written.result;
 }

@@ -21,6 +21,6 @@ export function planReactivation(facts: MemberChangeFacts, now: Date): MemberCha
 export async function reactivateMember({ stores, effects }: RegistryContext, tenantId: string, userId: string, meta: RequestMeta): Promise<MemberRecord> {
   const written = await stores.members.change(tenantId, userId, meta, [], planReactivation);
   if (!written) throw notFound('tenant');
-  if (written.handOffs.length > 0) effects.follow(memberChangeEffects(userId, written));
+  if (written.handOffs.length > 0) effects.follow(memberChangeEffects(tenantId, userId, written));
   return written.result;
 }

@@ -24,5 +24,5 @@ export function planMemberRemoval(facts: MemberChangeFacts): MemberChange<void> 
 export async function removeMember({ stores, effects }: RegistryContext, tenantId: string, userId: string, meta: RequestMeta): Promise<void> {
   const written = await stores.members.change(tenantId, userId, meta, [], planMemberRemoval);
   if (!written) throw notFound('tenant');
-  effects.follow(memberChangeEffects(userId, written));
+  effects.follow(memberChangeEffects(tenantId, userId, written));
 }

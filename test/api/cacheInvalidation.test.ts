@@ -183,6 +183,33 @@ describe('the registry cache of verify and claims', () => {
     await eventually(async () => (await permissionsOn(b)).includes(permission), 5_000, 'replica b claims the new permission');
   });
 
+  it("a tenant's member list: a member changed on one replica is in this one's list at once and in the other's once it hears the change; a change in the database in both", async () => {
+    const { tenant } = await tenantWithKey(a);
+    const admin = `admin-${tenant.id}`;
+    const userId = `f:ldap:${tenant.id}`;
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId: admin, status: 'active', roles: ['IT_ADMIN'] });
+    await insertMember(a.service.orm, { tenantId: tenant.id, userId, status: 'active', roles: ['MEMBER'] });
+    const listed = async (replica: Replica) => {
+      const items = (await replica.service.request('GET', `/v1/tenants/${tenant.id}/members`)).body.items as { user_id: string; roles: string[]; status: string }[];
+      return items.find((m) => m.user_id === userId);
+    };
+    for (const replica of [a, b]) {
+      // Held once the inserts' own notifications have come by.
+      await eventually(async () => (await listed(replica))?.roles[0] === 'MEMBER' && replica.cache.memberList(tenant.id) !== undefined, 5_000, 'the list held');
+    }
+    const member = `/v1/tenants/${tenant.id}/members/${encodeURIComponent(userId)}`;
+    expect((await a.service.request('PUT', member, { roles: ['IT_ADMIN'] })).status).toBe(200);
+    expect((await listed(a))?.roles).toEqual(['IT_ADMIN']);
+    await eventually(async () => (await listed(b))?.roles[0] === 'IT_ADMIN', 5_000, "replica b's list with the new role");
+    expect((await b.service.request('POST', `${member}/deactivate`)).status).toBe(200);
+    expect((await listed(b))?.status).toBe('inactive');
+    await eventually(async () => (await listed(a))?.status === 'inactive', 5_000, "replica a's list with the deactivation");
+    await setMemberStatus(a.service.orm, tenant.id, userId, 'pending');
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica))?.status === 'pending', 5_000, 'the list with the status set in the database');
+    await a.service.orm.em.fork().execute('delete from members where tenant_id = ? and user_id = ?', [tenant.id, userId]);
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica)) === undefined, 5_000, 'the list without the member deleted in the database');
+  });
+
   it('without its change listener a replica serves nothing from memory, so a change made elsewhere is seen at once', async () => {
     const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
     const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MembershipGrant } from '../../domain/members/memberRecord.ts';
+import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
 import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../domain/registryCache.ts';
 
 const key = (id: string): CachedApiKey => ({
@@ -16,9 +17,26 @@ const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 's
 
 const grants = (tenantId: string): MembershipGrant[] => [{ tenantId, status: 'active', roles: ['IT_ADMIN'], permissions: ['audit:read'] }];
 
-function cacheAt(options: { ttlMs?: number; maxKeys?: number; maxUsers?: number; staleIfErrorMs?: number } = {}) {
+/** A member list of `size` members (what they are does not matter to the cache). */
+const memberList = (size: number) =>
+  new TenantMemberList(
+    Array.from({ length: size }, (_, i) => ({
+      member: { tenantId: 't-1', userId: `u${i}`, email: `u${i}@x.test`, name: 'U', roles: [], permissions: [], status: 'active' as const, source: 'registry' as const, createdAt: new Date(0), updatedAt: new Date(0) },
+      position: { email: `u${i}@x.test`, userId: `u${i}` },
+      lowerName: 'u',
+    })),
+  );
+
+function cacheAt(options: { ttlMs?: number; maxKeys?: number; maxUsers?: number; maxListedMembers?: number; staleIfErrorMs?: number } = {}) {
   let now = 1_000_000;
-  const cache = new RegistryCache({ ttlMs: options.ttlMs ?? 30_000, maxKeys: options.maxKeys, maxUsers: options.maxUsers, staleIfErrorMs: options.staleIfErrorMs, now: () => now });
+  const cache = new RegistryCache({
+    ttlMs: options.ttlMs ?? 30_000,
+    maxKeys: options.maxKeys,
+    maxUsers: options.maxUsers,
+    maxListedMembers: options.maxListedMembers,
+    staleIfErrorMs: options.staleIfErrorMs,
+    now: () => now,
+  });
   return { cache, advance: (ms: number) => (now += ms) };
 }
 
@@ -156,6 +174,89 @@ describe('RegistryCache', () => {
       expect(cache.memberGrants('u-1')).toBeUndefined();
       expect(cache.memberGrants('u-3')).toBeDefined();
       expect(cache.sizes.users).toBe(2);
+    });
+  });
+
+  describe("a tenant's member list", () => {
+    it('is served until the TTL has passed, and counted as member_list hits and misses (a tenant with too many members is a miss)', () => {
+      const { cache, advance } = cacheAt({ ttlMs: 30_000 });
+      const list = memberList(3);
+      expect(cache.memberList('t-1')).toBeUndefined();
+      cache.putMemberList('t-1', list, cache.generation());
+      cache.putMemberList('t-2', 'tooMany', cache.generation());
+      advance(29_999);
+      expect(cache.memberList('t-1')).toBe(list);
+      expect(cache.memberList('t-2')).toBe('tooMany');
+      advance(1);
+      expect(cache.memberList('t-1')).toBeUndefined();
+      expect(cache.stats).toMatchObject({ memberListHits: 1, memberListMisses: 3 });
+    });
+
+    it("a member change forgets that tenant's list only; a role change, a change of the tenant and a clear forget theirs", () => {
+      const { cache } = cacheAt();
+      const fill = () => {
+        for (const id of ['t-1', 't-2', 't-3']) cache.putMemberList(id, memberList(1), cache.generation());
+      };
+      fill();
+      cache.invalidateMemberList('t-1');
+      expect(cache.memberList('t-1')).toBeUndefined();
+      expect(cache.memberList('t-2')).toBeDefined();
+      cache.invalidateTenant('t-2');
+      expect(cache.memberList('t-2')).toBeUndefined();
+      expect(cache.memberList('t-3')).toBeDefined();
+      cache.invalidateAllMembers();
+      expect(cache.sizes.memberLists).toBe(0);
+      fill();
+      cache.invalidateUser('u-1');
+      expect(cache.sizes.memberLists).toBe(3);
+      cache.clear();
+      expect(cache.sizes.memberLists).toBe(0);
+    });
+
+    it('is not stored when any invalidation happened while it was read, nor while suspended; a resume starts empty', () => {
+      const { cache } = cacheAt();
+      for (const invalidate of [() => cache.invalidateMemberList('t-9'), () => cache.invalidateAllMembers(), () => cache.invalidateUser('u-1'), () => cache.suspend()]) {
+        const loadStarted = cache.generation();
+        invalidate();
+        cache.putMemberList('t-1', memberList(1), loadStarted);
+        cache.resume();
+        expect(cache.memberList('t-1')).toBeUndefined();
+      }
+      cache.putMemberList('t-1', memberList(1), cache.generation());
+      cache.suspend();
+      expect(cache.memberList('t-1')).toBeUndefined();
+      cache.resume();
+      expect(cache.memberList('t-1')).toBeUndefined();
+    });
+
+    it('answers as stale within staleIfErrorMs, suspended or not; a tenant with too many members has no stale list', () => {
+      const { cache, advance } = cacheAt({ staleIfErrorMs: 60_000 });
+      const list = memberList(2);
+      cache.putMemberList('t-1', list, cache.generation());
+      cache.putMemberList('t-2', 'tooMany', cache.generation());
+      cache.suspend();
+      expect(cache.staleMemberList('t-1')).toBe(list);
+      expect(cache.staleMemberList('t-2')).toBeUndefined();
+      advance(60_001);
+      expect(cache.staleMemberList('t-1')).toBeUndefined();
+    });
+
+    it('holds at most maxListedMembers members over all lists, the oldest lists dropped first; a larger list is not held', () => {
+      const { cache } = cacheAt({ maxListedMembers: 10 });
+      cache.putMemberList('t-1', memberList(4), cache.generation());
+      cache.putMemberList('t-2', memberList(4), cache.generation());
+      cache.putMemberList('t-3', memberList(3), cache.generation());
+      expect(cache.memberList('t-1')).toBeUndefined();
+      expect(cache.memberList('t-2')).toBeDefined();
+      expect(cache.memberList('t-3')).toBeDefined();
+      // Stored again, a list weighs its new size only: 4 + 7 is too many, 7 + 3 is not.
+      cache.putMemberList('t-3', memberList(7), cache.generation());
+      expect(cache.sizes.memberLists).toBe(1);
+      cache.putMemberList('t-5', memberList(3), cache.generation());
+      expect(cache.sizes.memberLists).toBe(2);
+      cache.putMemberList('t-4', memberList(11), cache.generation());
+      expect(cache.memberList('t-4')).toBeUndefined();
+      expect(cache.memberList('t-3')).toBeDefined();
     });
   });
 });

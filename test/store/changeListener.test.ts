@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
 import { RegistryCache } from '../../domain/registryCache.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener } from '../../store/changeListener.ts';
@@ -61,7 +62,7 @@ describe('the cache change listener', () => {
     }
   });
 
-  it("a member's change forgets that user's grants only; a role's change every user's grants and nothing else", async () => {
+  it("a member's change forgets that user's grants and that tenant's member list only; a role's change every user's grants and every list, nothing else", async () => {
     const orm = await openOrm(inject('databaseUrl'), 1);
     const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
     const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });
@@ -73,20 +74,53 @@ describe('the cache change listener', () => {
       );
       const tenantId = tenant!.id;
       const grant = [{ tenantId, status: 'active' as const, roles: ['IT_ADMIN'], permissions: [] }];
+      const otherTenant = '00000000-0000-4000-8000-00000000000e';
       const fill = () => {
-        for (const user of ['listener-changed', 'listener-other']) cache.putMemberGrants(user, grant, cache.generation());
+        for (const user of ['listener-changed', 'listener-other', 'listener-sentinel']) cache.putMemberGrants(user, grant, cache.generation());
+        for (const id of [tenantId, otherTenant]) cache.putMemberList(id, new TenantMemberList([]), cache.generation());
         cache.putApiKey('trk_c', key, cache.generation());
       };
-      fill();
+      /** Every notification committed before this one has reached the cache: they arrive in commit order. */
+      const settled = async () => {
+        cache.putApiKey('trk_barrier', key, cache.generation());
+        await orm.em.fork().execute(`select pg_notify('registry_changes', 'k:trk_barrier')`);
+        await eventually(async () => cache.apiKey('trk_barrier') === undefined, 5_000, 'the notifications before the barrier');
+      };
+      /**
+       * Makes the change until what it must keep survives it. Other test files share the database, and a role changed
+       * there forgets every member's grants and list meanwhile: a try that lost the sentinel too is made again.
+       */
+      const forgetsOnly = async (change: string, forgotten: () => boolean, kept: () => boolean, what: string) => {
+        for (let attempt = 1; attempt <= 3; attempt += 1) {
+          await settled();
+          fill();
+          await orm.em.fork().execute(change, [tenantId]);
+          await eventually(async () => forgotten(), 5_000, what);
+          if (kept() || cache.memberGrants('listener-sentinel') !== undefined) break;
+        }
+        expect(kept(), what).toBe(true);
+      };
       await insertMember(orm, { tenantId, userId: 'listener-changed', status: 'active', roles: ['IT_ADMIN'] });
-      await eventually(async () => cache.memberGrants('listener-changed') === undefined, 5_000, "the changed user's grants forgotten");
-      expect(cache.memberGrants('listener-other')).toBeDefined();
-      expect(cache.apiKey('trk_c')).toBeDefined();
+      await forgetsOnly(
+        `update members set updated_at = now() where tenant_id = ? and user_id = 'listener-changed'`,
+        () => cache.memberGrants('listener-changed') === undefined && cache.memberList(tenantId) === undefined,
+        () => cache.memberGrants('listener-other') !== undefined && cache.memberList(otherTenant) !== undefined && cache.apiKey('trk_c') !== undefined,
+        "a member's change: that user's grants and that tenant's list",
+      );
+      await forgetsOnly(
+        `update member_roles set role_id = role_id where tenant_id = ? and user_id = 'listener-changed'`,
+        () => cache.memberList(tenantId) === undefined,
+        () => cache.memberGrants('listener-other') !== undefined && cache.memberList(otherTenant) !== undefined,
+        "a change of a member's roles: that tenant's list",
+      );
 
+      await settled();
       fill();
       await orm.em.fork().execute(`update roles set name = name where slug = 'MEMBER' and tenant_id is null`);
       await eventually(async () => cache.memberGrants('listener-other') === undefined, 5_000, "every user's grants forgotten");
       expect(cache.memberGrants('listener-changed')).toBeUndefined();
+      expect(cache.memberList(tenantId)).toBeUndefined();
+      expect(cache.memberList(otherTenant)).toBeUndefined();
       expect(cache.apiKey('trk_c')).toBeDefined();
     } finally {
       await listener.stop();

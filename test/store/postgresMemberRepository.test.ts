@@ -68,6 +68,26 @@ describe('PostgresMemberRepository reads', () => {
     expect(await members().ofUser('nobody')).toEqual([]);
     expect(await members().allOfTenant('not-a-uuid')).toEqual([]);
   });
+
+  it("listing reads the tenant's members in the page's order with the e-mail and name as lower() gives them; more than atMost is tooMany without reading them", async () => {
+    const tenantId = await newTenant();
+    for (const [userId, email, name] of [['b', 'Bea@x.test', 'Bea B'], ['a', 'bea@x.test', 'ZOE'], ['c', 'Al@x.test', 'Al']]) {
+      await sql(`insert into members (tenant_id, user_id, email, name, status, source) values (?, ?, ?, ?, 'active', 'directory')`, [tenantId, userId, email, name]);
+    }
+    const listed = await members().listing(tenantId, 3);
+    expect(listed).not.toBe('tooMany');
+    expect((listed as Exclude<typeof listed, 'tooMany' | undefined>).map((m) => [m.member.userId, m.position, m.lowerName])).toEqual([
+      ['c', { email: 'al@x.test', userId: 'c' }, 'al'],
+      ['a', { email: 'bea@x.test', userId: 'a' }, 'zoe'],
+      ['b', { email: 'bea@x.test', userId: 'b' }, 'bea b'],
+    ]);
+    const page = await members().page(tenantId, {}, undefined, 10);
+    expect((listed as { member: unknown }[]).map((m) => m.member)).toEqual(page!.map((row) => row.member));
+    expect(await members().listing(tenantId, 2)).toBe('tooMany');
+    expect(await members().listing(await newTenant(), 0)).toEqual([]);
+    expect(await members().listing('00000000-0000-4000-8000-00000000000f', 10)).toBeUndefined();
+    expect(await members().listing('not-a-uuid', 10)).toBeUndefined();
+  });
 });
 
 describe('PostgresMemberRepository.change', () => {

@@ -1,7 +1,6 @@
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { MemberList, MemberListQuery } from '../../../domain/schemas/members.ts';
 import { listMembers } from '../../../domain/members/listMembers.ts';
-import { toMember } from '../../../domain/members/memberResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listMembersRoute = defineRoute({
@@ -21,8 +20,5 @@ export const listMembersRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params, query }, { deps }) => {
-    const { items, nextCursor } = await listMembers(deps, params.id, query);
-    return { status: 200, body: nextCursor ? { items: items.map(toMember), next_cursor: nextCursor } : { items: items.map(toMember) } };
-  },
+  handler: async ({ params, query }, { deps }) => ({ status: 200, jsonText: await listMembers(deps, params.id, query, deps.cache) }),
 });

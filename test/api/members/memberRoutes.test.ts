@@ -6,16 +6,21 @@ import { injectFault } from '../../../store/simulatorControl.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { addSimulatedUser } from '../../support/simulatedUsers.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+import { encodeMemberCursor } from '../../../domain/members/memberListCursor.ts';
+import { TenantMemberList } from '../../../domain/members/tenantMemberList.ts';
 
 let service: TestService;
 /** The same service with AUTH_ENABLED, for scopes and tokens bound to tenants. */
 let authenticated: TestService;
+/** The same service without its registry cache: every members page is the store's. */
+let uncached: TestService;
 let issuer: OidcIssuer;
 let idp: SimulatedIdentityProvider;
 beforeAll(async () => {
   service = await startTestService();
   issuer = await startOidcIssuer();
   authenticated = await startTestService({}, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
+  uncached = await startTestService({ CACHE_TTL_SECONDS: 0 });
   idp = new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.users = idp;
   authenticated.deps.users = idp;
@@ -23,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   await authenticated?.close();
+  await uncached?.close();
   await issuer?.close();
 });
 
@@ -368,6 +374,111 @@ describe('GET /v1/tenants/{id}/members', () => {
     const first = await list(many.tenant.id);
     expect(first.body.items).toHaveLength(50);
     expect((await list(many.tenant.id, { cursor: first.body.next_cursor })).body.items).toHaveLength(1);
+  });
+});
+
+describe('GET /v1/tenants/{id}/members from the registry cache', () => {
+  /** Members written straight into the tables: e-mails and names no provider would keep, in every case and script. */
+  async function insertListed(tenantId: string, rows: [userId: string, email: string, name: string, status: string, roles: string[]][]) {
+    for (const [userId, email, name, status, roles] of rows) {
+      await service.orm.em.fork().execute(`insert into members (tenant_id, user_id, email, name, status, source) values (?, ?, ?, ?, ?, 'directory')`, [tenantId, userId, email, name, status]);
+      for (const slug of roles) {
+        await service.orm.em.fork().execute(
+          `insert into member_roles (tenant_id, user_id, role_id) select ?, ?, id from roles where slug = ? and (tenant_id is null or tenant_id = ?)`,
+          [tenantId, userId, slug, tenantId],
+        );
+      }
+    }
+  }
+
+  const raw = async (at: TestService, tenantId: string, query: Record<string, string>) => {
+    const res = await fetch(`${at.baseUrl}${path(tenantId)}?${new URLSearchParams(query)}`);
+    return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), text: await res.text() };
+  };
+
+  it("answers every page byte for byte as the store's page: every filter, limit and cursor over members of every case and script", async () => {
+    const tenant = await newTenant();
+    const own = `Own_${randomUUID().slice(0, 8)}`;
+    expect((await service.request('POST', '/v1/roles', { slug: own, name: 'Own', permissions: ['sso:manage', 'audit:read'], tenant_id: tenant.id })).status).toBe(201);
+    await insertListed(tenant.id, [
+      ['zed', 'Zed@Example.test', 'Zed', 'active', ['MEMBER']],
+      ['ada-2', 'ada@example.test', 'Ada Two', 'active', ['IT_ADMIN']],
+      ['ada-1', 'ADA@example.test', 'Ada One', 'inactive', ['MEMBER', own]],
+      ['Émile', 'émile@example.test', 'Émile Zola', 'active', [own]],
+      ['emile', 'Émile@example.test', 'émile', 'pending', ['MEMBER']],
+      ['fw', '\uff41bc@example.test', '\uff26ull Width', 'active', ['MEMBER']],
+      ['emoji', '\u{1f600}@example.test', '\u{1f600} Smile', 'active', ['MEMBER']],
+      ['nonchar', '\uffff@example.test', 'Non Char', 'active', ['MEMBER']],
+      ['under', 'd_n@example.test', 'Under_Score', 'active', ['MEMBER']],
+      ['pct', 'd%n@example.test', '100% Sure', 'active', ['MEMBER']],
+      ['bs', 'back\\slash@example.test', 'Back\\Slash', 'active', ['MEMBER']],
+      ['dup-b', 'same@example.test', 'Same B', 'active', ['MEMBER']],
+      ['dup-a', 'same@example.test', 'Same A', 'inactive', ['MEMBER']],
+      ['dup-C', 'SAME@example.test', 'Same C', 'active', ['MEMBER', 'IT_ADMIN']],
+      ['ß', 'straße@example.test', 'Straße', 'active', ['MEMBER']],
+      ['tr', 'İstanbul@example.test', 'İSTANBUL', 'active', ['MEMBER']],
+      ['empty', '', '', 'active', ['MEMBER']],
+      ['quote', 'quote"@example.test', 'Quote "Q" \u2028', 'active', ['MEMBER']],
+      ['ctl', 'tab\t@example.test', 'Line\nBreak', 'active', ['MEMBER']],
+      ['x', 'x@example.test', 'Alpha', 'pending', ['IT_ADMIN', 'MEMBER']],
+      ['none', 'none@example.test', 'No Roles', 'active', []],
+    ]);
+    const filters: Record<string, string>[] = [
+      {}, { status: 'active' }, { status: 'inactive' }, { status: 'pending' }, { role: 'IT_ADMIN' }, { role: 'MEMBER' }, { role: own }, { role: 'Nobody' },
+      { q: 'a' }, { q: 'ADA' }, { q: 's' }, { q: 'same@' }, { q: 'd_' }, { q: 'd%' }, { q: '\\' }, { q: 'é' }, { q: 'É' }, { q: 'i' }, { q: 'I' },
+      { q: '\u{1f600}' }, { q: '"' }, { q: 'z' }, { q: 'İ' }, { q: 'ẞ' }, { q: 'Ｆ' }, { q: 'same', status: 'active', role: 'MEMBER' }, { q: 'e', role: 'MEMBER' },
+    ];
+    let pages = 0;
+    for (const filter of filters) {
+      for (const limit of [undefined, 1, 3, 7]) {
+        let cursor: string | undefined;
+        do {
+          const query = { ...filter, ...(limit ? { limit: String(limit) } : {}), ...(cursor ? { cursor } : {}) };
+          const fromStore = await raw(uncached, tenant.id, query);
+          expect(fromStore.status).toBe(200);
+          expect(await raw(service, tenant.id, query), JSON.stringify(query)).toEqual(fromStore);
+          cursor = JSON.parse(fromStore.text).next_cursor;
+          pages += 1;
+        } while (cursor);
+      }
+    }
+    const cursors = [
+      { email: 'same@example.test', userId: 'dup-b' }, { email: 'same@example.test', userId: 'dup-C' }, { email: '\uffff', userId: 'a' },
+      { email: '\ud83d', userId: 'x' }, { email: 'm', userId: '\u{1f600}' }, { email: '', userId: 'a' }, { email: 'Z', userId: 'a' },
+    ];
+    for (const position of cursors) {
+      const query = { cursor: encodeMemberCursor(position), limit: '4' };
+      expect(await raw(service, tenant.id, query), JSON.stringify(position)).toEqual(await raw(uncached, tenant.id, query));
+    }
+    expect(pages).toBeGreaterThan(100);
+    // The pages above came from memory: the tenant's list is held.
+    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
+  });
+
+  it("a member added, changed, deactivated or removed through this replica, or its role's permissions changed, is in the list at once", async () => {
+    const tenant = await newTenant();
+    const admin = await member(tenant.id, ['IT_ADMIN']);
+    const items = async (query: Record<string, string> = {}) => (await list(tenant.id, query)).body.items as Member[];
+    expect((await items()).map((m) => m.user_id)).toEqual([admin.user_id]);
+    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
+
+    const ada = await member(tenant.id, ['MEMBER']);
+    expect((await items()).map((m) => m.user_id).sort()).toEqual([admin.user_id, ada.user_id].sort());
+    expect((await put(tenant.id, ada.user_id, ['IT_ADMIN'])).status).toBe(200);
+    expect((await items({ role: 'IT_ADMIN' })).map((m) => m.user_id).sort()).toEqual([admin.user_id, ada.user_id].sort());
+    expect((await deactivate(tenant.id, ada.user_id)).status).toBe(200);
+    expect((await items({ status: 'inactive' })).map((m) => m.user_id)).toEqual([ada.user_id]);
+    expect((await reactivate(tenant.id, ada.user_id)).status).toBe(200);
+    expect(await items({ status: 'inactive' })).toEqual([]);
+    expect((await remove(tenant.id, ada.user_id)).status).toBe(204);
+    expect((await items()).map((m) => m.user_id)).toEqual([admin.user_id]);
+
+    const role = (await service.request('POST', '/v1/roles', { slug: `Viewer_${randomUUID().slice(0, 8)}`, name: 'Viewer', tenant_id: tenant.id })).body;
+    const viewer = await member(tenant.id, [role.slug]);
+    expect((await items({ role: role.slug }))[0]).toMatchObject({ user_id: viewer.user_id, permissions: [] });
+    expect((await service.request('PATCH', `/v1/roles/${role.id}`, { permissions: ['audit:read'] })).status).toBe(200);
+    expect((await items({ role: role.slug }))[0]).toMatchObject({ user_id: viewer.user_id, permissions: ['audit:read'] });
+    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
   });
 });
 

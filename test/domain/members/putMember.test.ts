@@ -32,7 +32,7 @@ describe('putMember', () => {
       { action: 'member.added', tenant_id: TENANT, target_id: 'ada', target_type: 'member', target_name: 'ada@example.test', metadata: { roles: ['IT_ADMIN', 'MEMBER'], source: 'registry' } },
     ]);
     expect(members.handOffs.map((h) => h.command)).toEqual([{ kind: 'syncMember', userId: 'ada' }]);
-    expect(registry.effects.followed).toEqual([{ handOffs: members.handOffs, staleUsers: ['ada'] }]);
+    expect(registry.effects.followed).toEqual([{ handOffs: members.handOffs, staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
   });
 
   it("replaces a member's roles with member.roles_changed (old and new), asking the directory nothing; the same roles write and follow nothing", async () => {

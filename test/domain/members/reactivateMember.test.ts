@@ -21,7 +21,7 @@ describe('reactivateMember', () => {
     seed('ada', ['MEMBER'], 'inactive');
     expect(await reactivateMember(registry, TENANT, 'ada', meta)).toMatchObject({ status: 'active', roles: ['MEMBER'] });
     expect(members.events.map((e) => [e.action, e.target_id, e.metadata])).toEqual([['member.reactivated', 'ada', { from: 'inactive', to: 'active' }]]);
-    expect(registry.effects.followed).toEqual([{ handOffs: members.handOffs, staleUsers: ['ada'] }]);
+    expect(registry.effects.followed).toEqual([{ handOffs: members.handOffs, staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
     expect(members.handOffs).toHaveLength(1);
   });
 

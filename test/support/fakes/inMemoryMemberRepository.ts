@@ -4,6 +4,7 @@ import type {
   MemberChange,
   MemberChangeFacts,
   MemberChangeWritten,
+  ListedMember,
   MemberListFilter,
   MemberListPosition,
   MemberRepository,
@@ -73,6 +74,13 @@ export class InMemoryMemberRepository implements MemberRepository {
       .sort((a, b) => byPosition(positionOf(a), positionOf(b)))
       .slice(0, limit)
       .map((m) => ({ member: this.#current(m), position: positionOf(m) }));
+  }
+
+  async listing(tenantId: string, atMost: number): Promise<ListedMember[] | 'tooMany' | undefined> {
+    if (!this.#roles.tenants.has(tenantId)) return undefined;
+    const all = [...this.members.values()].filter((m) => m.tenantId === tenantId).sort((a, b) => byPosition(positionOf(a), positionOf(b)));
+    if (all.length > atMost) return 'tooMany';
+    return all.map((m) => ({ member: this.#current(m), position: positionOf(m), lowerName: m.name.toLowerCase() }));
   }
 
   async change<T>(
