@@ -20,6 +20,9 @@ export default defineConfig({
     reporters: ['default', './test/support/closingLineReporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // The Keycloak files share one realm and reconfigure its demo app's claims mapper (which registry it asks): run
+    // side by side, one file's tokens would ask the other's registry, and their mapper updates conflict.
+    fileParallelism: !keycloak,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

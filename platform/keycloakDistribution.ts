@@ -94,9 +94,12 @@ async function unpack(zip: string, into: string): Promise<void> {
   }
 }
 
-/** Newest modification time under the extension's sources and pom: the jar is rebuilt only when it is older. */
+/**
+ * Newest modification time under the extension's sources and pom, folders included (removing a file, as switching
+ * branches does, changes only its folder's time): the jar is rebuilt only when it is older.
+ */
 async function newestSourceTime(dir: string): Promise<number> {
-  let newest = 0;
+  let newest = (await stat(dir)).mtimeMs;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name === 'target') continue;
     const path = join(dir, entry.name);
@@ -111,7 +114,8 @@ export async function buildExtension(log: Logger): Promise<string> {
   const built = await stat(jar).then((s) => s.mtimeMs, () => 0);
   if (built > (await newestSourceTime(extensionDir))) return jar;
   log.info({ keycloak: KEYCLOAK_VERSION }, 'building the tenant-registry Keycloak extension with Maven');
-  await maven(['package', `-Dkeycloak.version=${KEYCLOAK_VERSION}`], extensionDir);
+  // clean: classes and service files of sources since removed must not linger in the jar.
+  await maven(['clean', 'package', `-Dkeycloak.version=${KEYCLOAK_VERSION}`], extensionDir);
   return jar;
 }
 
