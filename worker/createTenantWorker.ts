@@ -56,6 +56,7 @@ import type { WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
 import { untilAvailable } from '../platform/untilAvailable.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { pushesInTurn } from '../identityProvider/pushesInTurn.ts';
+import { SimulatedIdentityProvider } from '../identityProvider/simulatedIdentityProvider.ts';
 import { withUserAttributeTurn } from '../store/userAttributeTurns.ts';
 
 const silentLog = createLogger('silent', 'worker');
@@ -93,7 +94,11 @@ export function workerActivities(
   return {
     ...createTenantActorActivities({
       stores,
-      idp: pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
+      // The simulator's push is already a conditional write (and its statements use the pool a turn would hold).
+      idp:
+        options.idp instanceof SimulatedIdentityProvider
+          ? options.idp
+          : pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
       trialReminderDays: options.trialReminderDays,
       metrics: options.metrics,
     }),

@@ -16,7 +16,7 @@ let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
 let orm: Orm;
 let service: TestService;
 let listener: ChangeListener;
-const STALE_SECONDS = 3;
+const STALE_SECONDS = 8;
 
 beforeAll(async () => {
   const runtimeUrl = new URL(inject('runtimeDatabaseUrl'));
