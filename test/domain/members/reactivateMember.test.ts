@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reactivateMember } from '../../../domain/members/reactivateMember.ts';
-import type { MemberStatus } from '../../../domain/members/memberRecord.ts';
-import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
+import { MISSING, TENANT, tenantWithMembers as setup } from '../../support/fakes/tenantWithMembers.ts';
 
-const TENANT = '00000000-0000-4000-8000-000000000001';
-const MISSING = '00000000-0000-4000-8000-00000000000f';
 const meta = {};
-
-function setup() {
-  const registry = inMemoryRegistry();
-  registry.roles.addTenant(TENANT);
-  const seed = (userId: string, roles: string[], status: MemberStatus = 'active') =>
-    registry.members.seed({ tenantId: TENANT, userId, email: `${userId}@example.test`, name: userId, roles, status, source: 'registry' });
-  return { registry, seed, members: registry.members };
-}
 
 describe('reactivateMember', () => {
   it('makes an inactive member active with member.reactivated and a syncMember hand-off that effects follow', async () => {
