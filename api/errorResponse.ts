@@ -49,7 +49,11 @@ export function errorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppError) {
     const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
     if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
-    if (error.code === 'rate_limited') response.retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
+    if (error.code === 'rate_limited') {
+      // A limit that knows when it frees up says so (an invitation's sends); the others ask for a few seconds.
+      const known = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      response.retryAfterSeconds = typeof known === 'number' ? known : BUSY_RETRY_AFTER_SECONDS;
+    }
     return response;
   }
   if (isStoreUnreachable(error)) {

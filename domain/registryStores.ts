@@ -7,6 +7,7 @@ import type { TenantRepository } from './tenants/tenantRepository.ts';
 import type { InviteLedger } from './provisioning/inviteLedger.ts';
 import type { RoleRepository } from './roles/roleRepository.ts';
 import type { MemberRepository } from './members/memberRepository.ts';
+import type { InvitationRepository } from './invitations/invitationRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -19,4 +20,5 @@ export interface RegistryStores {
   invites: InviteLedger;
   roles: RoleRepository;
   members: MemberRepository;
+  invitations: InvitationRepository;
 }

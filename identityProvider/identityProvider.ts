@@ -22,6 +22,13 @@ export class IdpError extends Error {
 export const IT_ADMIN_ROLE = 'IT_ADMIN';
 export const INVITE_ACTIONS = ['VERIFY_EMAIL', 'UPDATE_PASSWORD'];
 
+/** The invitation an invite link opens, by the secret the registry holds for its current link. */
+export interface InviteLink {
+  invitationId: string;
+  nonce: string;
+  sendEmail: boolean;
+}
+
 export interface TenantRef {
   tenantId: string;
   slug: string;
@@ -60,8 +67,17 @@ export interface IdentityProvider extends UserDirectory {
    * the user's home tenant (see userAttributesWith). Removing from a user the provider does not have is success.
    */
   pushMembership(userId: string, tenantSlug: string, membership: PushedMembership | null): Promise<void>;
-  /** Sends the e-mail with VERIFY_EMAIL and UPDATE_PASSWORD and returns the action-token URL it carries. */
-  sendInvite(userId: string): Promise<{ inviteUrl: string }>;
+  /**
+   * Sends the e-mail with VERIFY_EMAIL and UPDATE_PASSWORD and returns the action-token URL it carries. With `link`
+   * the URL opens that invitation only while the registry holds its nonce as current (a resend, revocation or
+   * expiry closes it), and without `sendEmail` nothing is mailed: the link is only answered.
+   */
+  sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }>;
+  /**
+   * The user an invitation goes to: the one holding the e-mail, whichever tenants it belongs to (a person may be a
+   * member of several), or a new one with the invite's required actions and this tenant as its home tenant.
+   */
+  ensureInvitedUser(tenant: TenantRef, email: string): Promise<{ userId: string }>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */
   listTenantUserIds(tenantId: string): Promise<string[]>;
   /** The organizations a user belongs to. Unknown user: empty list. */

@@ -11,6 +11,7 @@ import {
   userAttributesWith,
   type IdentityProvider,
   type IdpMembership,
+  type InviteLink,
   type PushedMembership,
   type TenantRef,
 } from './identityProvider.ts';
@@ -20,6 +21,7 @@ import { PROVISIONING_STEPS } from '../workflows/tenantActor/provisioningVocabul
 import {
   actionLink,
   addMembership,
+  completeRequiredActions,
   deleteMembership,
   insertEmail,
   insertOrganization,
@@ -33,6 +35,7 @@ import {
   userAttributes,
   userById,
   usersWithAddress,
+  userWithAddress,
 } from '../store/simulatedIdentityProviderTables.ts';
 import { UUID } from '../store/uuidShape.ts';
 
@@ -114,14 +117,49 @@ export class SimulatedIdentityProvider implements IdentityProvider {
     });
   }
 
-  sendInvite(userId: string): Promise<{ inviteUrl: string }> {
+  sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }> {
     return this.#run('invite', { subject: subject({ userId }) }, async (sql) => {
       if (!UUID.test(userId)) throw notFound('user');
       const actionUrl = this.#actionTokenUrl + randomBytes(32).toString('base64url');
-      const sent = await insertEmail(sql, { userId, subject: INVITE_SUBJECT, actions: INVITE_ACTIONS, actionUrl });
+      const sent = await insertEmail(sql, {
+        userId,
+        subject: INVITE_SUBJECT,
+        actions: INVITE_ACTIONS,
+        actionUrl,
+        invitationId: link?.invitationId ?? null,
+        linkNonce: link?.nonce ?? null,
+        delivered: link?.sendEmail ?? true,
+      });
       if (!sent) throw notFound('user');
       return { inviteUrl: sent };
     });
+  }
+
+  ensureInvitedUser(tenant: TenantRef, email: string): Promise<{ userId: string }> {
+    const address = email.trim().toLowerCase();
+    return this.#run('user', { slugs: [tenant.slug] }, async (sql) => {
+      const existing = await userWithAddress(sql, address);
+      if (existing) return { userId: existing };
+      const inserted = await insertUser(sql, { address, firstName: null, lastName: null, tenantId: tenant.tenantId, realmRoles: [], requiredActions: INVITE_ACTIONS });
+      if (inserted) return { userId: inserted };
+      // A concurrent send made the same user first.
+      const raced = await userWithAddress(sql, address);
+      if (raced) return { userId: raced };
+      throw new IdpError('unavailable', `the user ${address} could neither be found nor made`, 503);
+    });
+  }
+
+  /**
+   * Completes the actions an action link asks for (the page's form posted with a password): the user's required
+   * actions are cleared and its password set. Answers the user and the invitation the link was made for, or
+   * undefined for a link it never issued.
+   */
+  async completeActionToken(key: string): Promise<{ userId: string; invitationId: string | null; nonce: string | null } | undefined> {
+    const sql = await nativePool(this.#orm);
+    const row = await actionLink(sql, this.#actionTokenUrl + key);
+    if (!row) return undefined;
+    await completeRequiredActions(sql, row.user_id);
+    return { userId: row.user_id, invitationId: row.invitation_id, nonce: row.link_nonce };
   }
 
   findUser(userId: string): Promise<DirectoryUser | undefined> {
@@ -183,9 +221,11 @@ export class SimulatedIdentityProvider implements IdentityProvider {
    * What the simulated provider's action link leads to: the pending required actions of the invited user, or
    * undefined for a link it never issued (Keycloak shows an "invalid or expired" page then).
    */
-  async describeActionToken(key: string): Promise<{ email: string; requiredActions: string[]; actions: string[] } | undefined> {
+  async describeActionToken(
+    key: string,
+  ): Promise<{ email: string; requiredActions: string[]; actions: string[]; invitationId: string | null; nonce: string | null } | undefined> {
     const row = await actionLink(await nativePool(this.#orm), this.#actionTokenUrl + key);
-    return row && { email: row.email, requiredActions: row.required_actions, actions: row.actions };
+    return row && { email: row.email, requiredActions: row.required_actions, actions: row.actions, invitationId: row.invitation_id, nonce: row.link_nonce };
   }
 
   ping(): Promise<void> {

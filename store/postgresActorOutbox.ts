@@ -32,12 +32,21 @@ export async function enqueueActorCommands(sql: Sql, tenantIds: string[], comman
 
 /** What a command carries besides its kind, as the outbox's payload column holds it (null: nothing). */
 function outboxPayload(command: OutboxCommand): string | null {
-  return command.kind === 'syncMember' ? JSON.stringify({ user_id: command.userId }) : null;
+  if (command.kind === 'syncMember') return JSON.stringify({ user_id: command.userId });
+  if (command.kind === 'sendInvitation') return JSON.stringify({ invitation_id: command.invitationId });
+  return null;
+}
+
+/** What the outbox's payload column holds for the commands that carry one. */
+interface OutboxPayload {
+  user_id?: string;
+  invitation_id?: string;
 }
 
 /** The command of an outbox row. */
-function outboxCommand(kind: OutboxCommand['kind'], payload: { user_id?: string } | null): OutboxCommand {
+function outboxCommand(kind: OutboxCommand['kind'], payload: OutboxPayload | null): OutboxCommand {
   if (kind === 'syncMember') return { kind, userId: payload?.user_id ?? '' };
+  if (kind === 'sendInvitation') return { kind, invitationId: payload?.invitation_id ?? '' };
   return { kind };
 }
 
@@ -63,7 +72,7 @@ export class PostgresActorOutbox implements ActorOutbox {
    * so another replica skips them while this one delivers, and a failed delivery is retried later.
    */
   async leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]> {
-    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; payload: { user_id?: string } | null; attempts: number }[]>(
+    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; payload: OutboxPayload | null; attempts: number }[]>(
       `update tenant_actor_outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
         where id in (select id from tenant_actor_outbox
                       where delivered_at is null and dead_lettered_at is null and next_attempt_at <= now()

@@ -61,11 +61,11 @@ const memberRowToRecord = (r: MemberRow): MemberRecord => ({
  * One change of a tenant's members at a time: a transaction-level advisory lock on the tenant, so two changes cannot
  * both count the same active administrators and both pass the last-admin rule. Tenant changes do not wait on it.
  */
-async function lockMembersOf(sql: Sql, tenantId: string): Promise<void> {
+export async function lockMembersOf(sql: Sql, tenantId: string): Promise<void> {
   await sql.query({ name: 'members_tenant_lock', text: `select pg_advisory_xact_lock(hashtextextended('members.tenant:' || $1, 0))`, values: [tenantId] });
 }
 
-async function memberOf(sql: Sql, tenantId: string, userId: string): Promise<MemberRecord | undefined> {
+export async function memberOf(sql: Sql, tenantId: string, userId: string): Promise<MemberRecord | undefined> {
   const { rows: [row] } = await sql.query<MemberRow>({
     name: 'member_find',
     text: `select ${MEMBER_COLUMNS} from members m where m.tenant_id = $1 and m.user_id = $2`,
@@ -75,7 +75,17 @@ async function memberOf(sql: Sql, tenantId: string, userId: string): Promise<Mem
 }
 
 /** The named roles the tenant has (its own or shared), each locked (FOR SHARE) until the transaction ends so none is deleted meanwhile. */
-async function lockKnownRoles(sql: Sql, tenantId: string, slugs: string[]): Promise<Map<string, string[]>> {
+/** The tenant's member holding this e-mail (lower-cased), if any. */
+export async function memberWithEmail(sql: Sql, tenantId: string, email: string): Promise<MemberRecord | undefined> {
+  const { rows: [row] } = await sql.query<MemberRow>({
+    name: 'member_with_email',
+    text: `select ${MEMBER_COLUMNS} from members m where m.tenant_id = $1 and lower(m.email) = $2 order by m.created_at limit 1`,
+    values: [tenantId, email],
+  });
+  return row && memberRowToRecord(row);
+}
+
+export async function lockKnownRoles(sql: Sql, tenantId: string, slugs: string[]): Promise<Map<string, string[]>> {
   if (slugs.length === 0) return new Map();
   const { rows } = await sql.query<{ slug: string; permissions: string[] }>({
     name: 'member_roles_known',
@@ -87,7 +97,7 @@ async function lockKnownRoles(sql: Sql, tenantId: string, slugs: string[]): Prom
 }
 
 /** Writes the member's row, and its roles when they differ from `before`'s. */
-async function writeMember(sql: Sql, member: MemberRecord, before: MemberRecord | undefined): Promise<void> {
+export async function writeMember(sql: Sql, member: MemberRecord, before: MemberRecord | undefined): Promise<void> {
   await sql.query({
     name: 'member_put',
     text: `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -263,29 +273,6 @@ export class PostgresMemberRepository implements MemberRepository {
       if (change.event) await appendAuditEvent(sql, change.event, meta);
       if (!change.remove && !change.put) return { result: change.result, handOffs: [] };
       return { result: change.result, handOffs: [await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', userId })] };
-    });
-  }
-
-  recordProvisioned(tenantId: string, user: DirectoryUser): Promise<void> {
-    return nativeTransaction(this.#orm, async (sql) => {
-      await lockMembersOf(sql, tenantId);
-      const now = new Date();
-      const member = { tenantId, userId: user.userId, email: user.email, name: user.name, status: 'pending', source: 'provisioning' } as const;
-      const roles = [TENANT_ADMIN_ROLE];
-      const { rows: inserted } = await sql.query({
-        name: 'member_provisioned',
-        text: `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7)
-               on conflict (tenant_id, user_id) do nothing returning user_id`,
-        values: [tenantId, member.userId, member.email, member.name, member.status, member.source, now],
-      });
-      if (inserted.length === 0) return;
-      await sql.query({
-        name: 'member_provisioned_role',
-        text: 'insert into member_roles (tenant_id, user_id, role_id) select $1, $2, r.id from roles r where r.slug = $3 and r.tenant_id is null',
-        values: [tenantId, member.userId, TENANT_ADMIN_ROLE],
-      });
-      await appendAuditEvent(sql, memberAuditEvent('member.added', member, { roles, source: member.source }), SYSTEM_ACTOR);
-      await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', userId: member.userId });
     });
   }
 }

@@ -10,6 +10,7 @@ import { PostgresTenantRepository } from './postgresTenantRepository.ts';
 import { PostgresInviteLedger } from './postgresInviteLedger.ts';
 import { PostgresRoleRepository } from './postgresRoleRepository.ts';
 import { PostgresMemberRepository } from './postgresMemberRepository.ts';
+import { PostgresInvitationRepository } from './postgresInvitationRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -23,5 +24,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     invites: new PostgresInviteLedger(orm),
     roles: new PostgresRoleRepository(orm),
     members: new PostgresMemberRepository(orm),
+    invitations: new PostgresInvitationRepository(orm),
   };
 }

@@ -82,13 +82,16 @@ export async function addMembership(sql: Sql, organizationId: string, userId: st
 }
 
 /** Records the e-mail sent to the user (its action link), or undefined when there is no such user. */
-export async function insertEmail(sql: Sql, email: { userId: string; subject: string; actions: string[]; actionUrl: string }): Promise<string | undefined> {
+export async function insertEmail(
+  sql: Sql,
+  email: { userId: string; subject: string; actions: string[]; actionUrl: string; invitationId: string | null; linkNonce: string | null; delivered: boolean },
+): Promise<string | undefined> {
   const rows = await run<{ action_url: string }>(
     sql,
     'insert_email',
-    `insert into idp_sim_emails (user_id, to_address, subject, actions, action_url)
-     select id, email, $1, $2::text[], $3 from idp_sim_users where id = $4 returning action_url`,
-    [email.subject, email.actions, email.actionUrl, email.userId],
+    `insert into idp_sim_emails (user_id, to_address, subject, actions, action_url, invitation_id, link_nonce, delivered)
+     select id, email, $1, $2::text[], $3, $5, $6, $7 from idp_sim_users where id = $4 returning action_url`,
+    [email.subject, email.actions, email.actionUrl, email.userId, email.invitationId, email.linkNonce, email.delivered],
   );
   return rows[0]?.action_url;
 }
@@ -151,15 +154,30 @@ export function membershipsOfUser(
 }
 
 /** The invited user and actions behind an action link the simulator issued. */
-export async function actionLink(sql: Sql, actionUrl: string): Promise<{ email: string; required_actions: string[]; actions: string[] } | undefined> {
-  const rows = await run<{ email: string; required_actions: string[]; actions: string[] }>(
+export async function actionLink(
+  sql: Sql,
+  actionUrl: string,
+): Promise<{ user_id: string; email: string; required_actions: string[]; actions: string[]; invitation_id: string | null; link_nonce: string | null } | undefined> {
+  const rows = await run<{ user_id: string; email: string; required_actions: string[]; actions: string[]; invitation_id: string | null; link_nonce: string | null }>(
     sql,
     'action_link',
-    `select u.email, u.required_actions, e.actions from idp_sim_emails e join idp_sim_users u on u.id = e.user_id
+    `select u.id as user_id, u.email, u.required_actions, e.actions, e.invitation_id, e.link_nonce
+       from idp_sim_emails e join idp_sim_users u on u.id = e.user_id
       where e.action_url = $1`,
     [actionUrl],
   );
   return rows[0];
+}
+
+/** The user who completed its action link: no required action left, e-mail verified by the link it opened. */
+export async function completeRequiredActions(sql: Sql, userId: string): Promise<void> {
+  await run(sql, 'complete_required_actions', `update idp_sim_users set required_actions = '{}', email_verified = true where id = $1`, [userId]);
+}
+
+/** The user holding the address as e-mail or username, whoever's it is. */
+export async function userWithAddress(sql: Sql, address: string): Promise<string | undefined> {
+  const rows = await run<{ id: string }>(sql, 'user_with_address', `select id from idp_sim_users where email = $1 or username = $1 order by created_at limit 1`, [address]);
+  return rows[0]?.id;
 }
 
 export async function pingTables(sql: Sql): Promise<void> {

@@ -130,7 +130,7 @@ export async function capturedEmails(orm: Orm, toAddress: string): Promise<Captu
     { id: string; user_id: string; to_address: string; subject: string; actions: string[]; action_url: string; created_at: string }[]
   >(
     `select id, user_id, to_address, subject, actions, action_url, to_json(created_at) #>> '{}' as created_at
-       from idp_sim_emails where to_address = ? order by id`,
+       from idp_sim_emails where to_address = ? and delivered order by id`,
     [toAddress.trim().toLowerCase()],
   );
   return rows.map((row) => ({

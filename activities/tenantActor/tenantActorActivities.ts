@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { ApplicationFailure, log } from '@temporalio/activity';
@@ -6,7 +7,16 @@ import type { RegistryStores } from '../../domain/registryStores.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import type { OperatorRequest } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
+import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
+import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
+import { planProvisioningInvitation } from '../../domain/invitations/provisioningInvitation.ts';
+import { TENANT_ADMIN_ROLE } from '../../domain/members/tenantAdminRole.ts';
+import type { DirectoryUser } from '../../domain/members/userDirectory.ts';
 import {
+  INVITATION_STEPS,
+  type InvitationStep,
+  type InvitationStepsDone,
+  type InvitationStepsStopped,
   isRetryableFailure,
   nextProviderStep,
   organizationNameOf,
@@ -16,10 +26,14 @@ import {
   type RecordedOutcome,
   type TenantForProvisioning,
 } from '../../workflows/tenantActor/provisioningVocabulary.ts';
-import { IdpError, type IdentityProvider, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
+import { IdpError, type IdentityProvider, type InviteLink, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
+import { PROVISIONING_INVITER } from '../../domain/invitations/invitationRecord.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 import { isStoreUnreachable } from '../../store/storeUnreachable.ts';
 import { pushedMembershipOf } from './pushedMembership.ts';
+
+/** An event on the actor's timeline: the tenant's lifecycle, and the expiry of each pending invitation. */
+export type ActorTimelineEvent = LifecycleEvent | { kind: 'invitation_expired'; invitationId: string; at: number };
 
 /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
 export interface OutcomeContext {
@@ -59,7 +73,7 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox'>>;
   idp: IdentityProvider;
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
@@ -166,6 +180,78 @@ export function createTenantActorActivities(deps: {
     return { membership: pushed?.membership_status ?? 'removed' };
   }
 
+  /**
+   * Expires the tenant's pending invitations whose time has come at `asOf` (invitation.expired, their links closed,
+   * their pending members removed): answers the users whose membership the actor now takes out of the organization.
+   * A repeat finds them expired already and does nothing.
+   */
+  async function expireDueInvitations(tenantId: string, asOf: number): Promise<string[]> {
+    const invitations = stores.invitations;
+    if (!invitations) return [];
+    const removed: string[] = [];
+    for (const { id, expiresAt } of await invitations.pendingExpiries(tenantId)) {
+      if (expiresAt.getTime() > asOf) break;
+      const written = await invitations.change({ by: 'id', id }, SYSTEM_ACTOR, [], planExpiry(new Date(asOf)));
+      const sync = written?.memberSync;
+      if (sync?.command.kind === 'syncMember') removed.push(sync.command.userId);
+      if (written?.result) log.info('invitation expired', { tenantId, invitationId: id });
+    }
+    return removed;
+  }
+
+  /**
+   * The steps of an invitation's send: the tenant's organization; the invitation's user, found by its e-mail or made
+   * (a person may belong to several tenants); the invitation records the user and the user becomes a pending member,
+   * whose side in the provider is synced at once (organization membership, pushed claims); then the e-mail with the
+   * link of the invitation's current secret, once per secret (the invite ledger: a re-run of the same attempt
+   * does not mail twice). An invitation no longer pending sends nothing. A failed attempt throws a non-retryable
+   * failure typed by its kind with the step it stopped at; the actor retries it by its policy.
+   */
+  async function runInvitationSteps(tenantId: string, invitationId: string): Promise<InvitationStepsDone> {
+    const invitations = stores.invitations;
+    if (!invitations) throw new Error('the invitations store is not configured in this worker');
+    let step: InvitationStep = INVITATION_STEPS[0];
+    try {
+      const invitation = await invitations.find(invitationId);
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      if (!invitation || invitation.tenantId !== tenantId || invitation.state !== 'pending' || !invitation.linkNonce || !tenant) return { status: 'skipped' };
+      const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+      const { organizationId } = await ensureOrganization(ref);
+      step = 'user';
+      const { userId } = await providerStep('user', () => asActivityFailure(() => idp.ensureInvitedUser(ref, invitation.email)));
+      step = 'member';
+      const source = invitation.invitedBy === PROVISIONING_INVITER ? 'provisioning' : 'invitation';
+      const user = { userId, email: invitation.email, name: '' };
+      const written = await invitations.change({ by: 'id', id: invitationId }, SYSTEM_ACTOR, [], planInvitedUser(user, source));
+      if (!written || 'stale' in written.result) return { status: 'skipped' };
+      const { nonce, sendEmail } = written.result;
+      await providerStep('sync_member', () => syncMemberNow(tenantId, userId, Date.now()));
+      // Synced here, in the send's order: the outbox's copy of the same sync is done.
+      if (written.memberSync) await stores.outbox?.markDelivered([written.memberSync.id]);
+      step = 'invite';
+      const sent = await sendInvite(userId, tenantId, `invitation:${invitationId}:${nonce}`, { invitationId, nonce, sendEmail });
+      return { status: 'sent', userId, organizationId, sendCount: invitation.sendCount, ...(sent.inviteUrl ? { inviteUrl: sent.inviteUrl } : {}) };
+    } catch (error) {
+      const type = error instanceof ApplicationFailure ? (error.type ?? 'Error') : error instanceof Error ? error.name : 'Error';
+      const message = error instanceof Error ? error.message : String(error);
+      const stopped: InvitationStepsStopped = { step, message };
+      throw ApplicationFailure.create({ type, message: `${step} step: ${message}`, nonRetryable: true, details: [stopped] });
+    }
+  }
+
+  /**
+   * The invitation of the tenant's first IT_ADMIN (planProvisioningInvitation): made with its pending member, or the
+   * pending one reused; `again` (an operator's resend) gives it a new link. Undefined when the administrator is a
+   * member already, whose invite then opens no invitation.
+   */
+  async function provisioningInvitation(tenantId: string, admin: DirectoryUser, again: boolean, asOf: number): Promise<{ invitationId: string; nonce: string } | undefined> {
+    const invitations = stores.invitations;
+    if (!invitations) throw new Error('the invitations store is not configured in this worker');
+    const target = { by: 'email', tenantId, email: admin.email.trim().toLowerCase() } as const;
+    const written = await invitations.change(target, SYSTEM_ACTOR, [TENANT_ADMIN_ROLE], planProvisioningInvitation(randomUUID(), admin, again, new Date(asOf)));
+    return written && !('none' in written.result) ? written.result : undefined;
+  }
+
   const ensureOrganization = (tenant: TenantRef) => providerStep('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
   const ensureUser = (tenant: TenantRef, email: string, name: string | undefined) =>
     providerStep('user', () => asActivityFailure(() => idp.ensureUser(tenant, email, name)));
@@ -175,14 +261,14 @@ export function createTenantActorActivities(deps: {
    * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
    * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
    */
-  const sendInvite = (userId: string, tenantId?: string, runKey?: string): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
+  const sendInvite = (userId: string, tenantId?: string, runKey?: string, link?: InviteLink): Promise<{ inviteUrl?: string; alreadySent?: true }> =>
     providerStep('invite', async () => {
       const ledger = stores.invites;
       if (ledger && runKey && (await patientlyWithLedger('read', () => ledger.wasSent(runKey)))) {
         log.info('invite already sent by this provisioning run; not sending it again', { tenantId, runKey });
         return { alreadySent: true };
       }
-      const sent = await asActivityFailure(() => idp.sendInvite(userId));
+      const sent = await asActivityFailure(() => idp.sendInvite(userId, link));
       // The e-mail is out: from here on no failure may fail the attempt, as its retry would send the e-mail again.
       if (ledger && runKey && tenantId) {
         await patientlyWithLedger('record', () => ledger.recordSent(runKey, tenantId, userId)).catch((error: unknown) =>
@@ -204,10 +290,23 @@ export function createTenantActorActivities(deps: {
       return { tenantId: tenant.id, slug: tenant.slug, name: tenant.name, adminEmail: tenant.adminEmail, adminName: tenant.adminName };
     },
 
-    /** A resend's invite (see #resendInvite of the actor); provisioning's invite is a step of runProviderSteps. */
+    /**
+     * An operator's resend of the administrator's invite (see #resendInvite of the actor): its invitation gets a new
+     * link (the one before stops working) and the e-mail goes out with it. Provisioning's invite is a step of
+     * runProviderSteps.
+     */
+    /** The invite e-mail of one user, once per run key (the invite ledger); the step both sends go through. */
     sendInvite,
+    async resendAdminInvite(tenantId: string, userId: string, asOf: number): Promise<{ inviteUrl?: string; alreadySent?: true }> {
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      const email = tenant?.adminEmail;
+      const link = email ? await provisioningInvitation(tenantId, { userId, email, name: tenant.adminName ?? '' }, true, asOf) : undefined;
+      return sendInvite(userId, tenantId, undefined, link ? { ...link, sendEmail: true } : undefined);
+    },
     /** The tenant's claims pushed outside provisioning (a change of status, plan or products; the timeline). */
     pushTenantClaims: pushClaims,
+    /** An invitation's send (the actor's sendInvitation command), one attempt. */
+    runInvitationSteps,
     /** One member's side in the provider made to match its record (the actor's syncMember command). */
     syncMember: (tenantId: string, userId: string, asOf?: number) => providerStep('sync_member', () => syncMemberNow(tenantId, userId, asOf ?? Date.now())),
 
@@ -226,14 +325,17 @@ export function createTenantActorActivities(deps: {
         progress.organizationId ??= (await ensureOrganization(tenant)).organizationId;
         progress.userId ??= (await ensureUser(tenant, request.adminEmail, request.adminName)).userId;
         if (!progress.member) {
-          // A pending member with role IT_ADMIN before the claims push below, which then carries its roles.
+          // The administrator's invitation and its pending member (role IT_ADMIN) before the claims push below,
+          // which then carries its roles.
           const admin = { userId: progress.userId, email: request.adminEmail, name: request.adminName ?? '' };
-          await stores.members.recordProvisioned(request.tenantId, admin);
+          const link = await provisioningInvitation(request.tenantId, admin, false, request.asOf ?? Date.now());
+          if (link) progress.invitation = link;
           await ensureMembership(progress.organizationId, progress.userId);
           progress.member = true;
         }
         if (!progress.invited) {
-          const { inviteUrl } = await sendInvite(progress.userId, request.tenantId, request.runKey);
+          const link = progress.invitation ? { ...progress.invitation, sendEmail: true } : undefined;
+          const { inviteUrl } = await sendInvite(progress.userId, request.tenantId, request.runKey, link);
           progress.invited = inviteUrl ? { inviteUrl } : {};
         }
         await pushClaims(request.tenantId);
@@ -283,19 +385,58 @@ export function createTenantActorActivities(deps: {
     },
 
     /** The tenant's status and what is still to happen to it, soonest first (the actor sets its timer from it). */
-    async loadTenantTimeline(tenantId: string): Promise<{ status: string | null; upcoming: LifecycleEvent[] }> {
+    async loadTenantTimeline(tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
       if (!tenant) return { status: null, upcoming: [] };
-      return { status: tenant.status, upcoming: upcomingLifecycleEvents(tenant, (await stores.tenants.entitlementsOf(tenantId)) ?? [], reminderDays) };
+      const lifecycle = upcomingLifecycleEvents(tenant, (await stores.tenants.entitlementsOf(tenantId)) ?? [], reminderDays);
+      const invitations = ((await stores.invitations?.pendingExpiries(tenantId)) ?? []).map(
+        ({ id, expiresAt }): ActorTimelineEvent => ({ kind: 'invitation_expired', invitationId: id, at: expiresAt.getTime() }),
+      );
+      return { status: tenant.status, upcoming: [...lifecycle, ...invitations].sort((a, b) => a.at - b.at) };
     },
 
     /**
      * Applies the lifecycle events due at `asOf` (the workflow's time, so a test that skips time is judged by it):
      * idempotent, a repeat appends nothing (see planDueLifecycle).
      */
-    async applyDueLifecycle(tenantId: string, asOf: number): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean }> {
+    async applyDueLifecycle(tenantId: string, asOf: number): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[] }> {
       const changed = await stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), reminderDays));
-      return changed?.result ?? { applied: [], claimsChanged: false };
+      const membersRemoved = await expireDueInvitations(tenantId, asOf);
+      return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved };
+    },
+
+    /**
+     * Appends idp.invitation_sent or idp.invitation_failed for one send of an invitation (`outcomeId` makes it
+     * idempotent), with the provider's ids when known.
+     */
+    async recordInvitationOutcome(
+      tenantId: string,
+      invitationId: string,
+      outcome: { status: 'sent' } | { status: 'failed'; kind: string; step: InvitationStep; message: string },
+      outcomeId: string,
+      context: { userId?: string; organizationId?: string; sendCount?: number } = {},
+    ): Promise<void> {
+      const metadata: Record<string, unknown> & { outcome_id: string } = { outcome_id: outcomeId, invitation_id: invitationId };
+      if (context.userId) metadata.user_id = context.userId;
+      if (context.organizationId) metadata.organization_id = context.organizationId;
+      if (context.sendCount !== undefined) metadata.send_count = context.sendCount;
+      if (outcome.status === 'failed') Object.assign(metadata, { kind: outcome.kind, step: outcome.step, message: outcome.message });
+      metrics?.provisioningOutcomes.inc({
+        command: 'invitation',
+        outcome: outcome.status === 'sent' ? 'succeeded' : 'failed',
+        step: outcome.status === 'failed' ? outcome.step : 'none',
+        kind: outcome.status === 'failed' ? outcome.kind : 'none',
+      });
+      await stores.audit.appendOutcomeOnce(
+        {
+          action: outcome.status === 'sent' ? 'idp.invitation_sent' : 'idp.invitation_failed',
+          tenant_id: tenantId,
+          target_id: invitationId,
+          target_type: 'invitation',
+          metadata,
+        },
+        SYSTEM_ACTOR,
+      );
     },
 
     /** Appends idp.member_sync_failed once per failing streak of one member's sync (`outcomeId` names it). */

@@ -11,8 +11,8 @@ export const SCOPES = {
   'audit:write': 'append audit events',
   'audit:streams': 'create and delete audit streams: where the registry sends every tenant\'s audit events',
   'provisioning:operate': 'resend invites and retry provisioning',
-  'members:read': "read permissions, roles and tenants' members",
-  'members:write': "define and delete permissions; create, change and delete roles; add, change, deactivate, reactivate and remove tenants' members",
+  'members:read': "read permissions, roles, tenants' members and invitations",
+  'members:write': "define and delete permissions; create, change and delete roles; add, change, deactivate, reactivate and remove tenants' members; invite, resend and revoke invitations",
   'registry:admin': 'everything, including decoding Temporal payloads',
 } as const;
 

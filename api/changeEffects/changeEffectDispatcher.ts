@@ -69,17 +69,33 @@ export class ChangeEffectDispatcher implements ChangeEffects {
         return undefined;
       },
     );
-    // The gRPC deadline bounds the call, but not what precedes it (a connection being re-established to a Temporal
-    // that is shutting down): the answer waits no longer than the wait whatever Temporal does.
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), waitMs);
-    });
-    try {
-      return await Promise.race([attempt, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return raceWait(attempt, waitMs);
+  }
+
+  /**
+   * The same bounded wait for an invitation's send; the hand-off is marked delivered once the actor answered, and
+   * the relay delivers it again otherwise (a send is once per link secret).
+   */
+  async inviteWithinWait(handOff: QueuedActorCommand): Promise<string | undefined> {
+    const { tenantActors, provisioningWaitMs: waitMs, log, outbox } = this.#deps;
+    const { tenantId, command } = handOff;
+    if (!tenantActors || command.kind !== 'sendInvitation') return undefined;
+    const attempt = tenantActors.sendInvitationAndWait(tenantId, command.invitationId, waitMs).then(
+      (outcome) => {
+        if (outcome) {
+          outbox
+            .markDelivered([handOff.id])
+            .catch((err: unknown) => log.warn({ tenantId, err }, 'could not mark the invitation hand-off delivered; the relay will repeat it'));
+        }
+        if (outcome?.status === 'failed') log.warn({ tenantId, invitationId: command.invitationId, kind: outcome.kind, step: outcome.step }, 'invitation send failed');
+        return outcome?.status === 'sent' ? outcome.inviteUrl : undefined;
+      },
+      (err: unknown) => {
+        log.warn({ tenantId, err }, 'invitation hand-off failed; the outbox relay will deliver it');
+        return undefined;
+      },
+    );
+    return raceWait(attempt, waitMs);
   }
 
   async streamCreated(stream: AuditStreamRecord): Promise<void> {
@@ -92,5 +108,21 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     await this.#deps.auditStreams
       ?.stop(streamId)
       .catch((err: unknown) => this.#deps.log.warn({ streamId, err }, 'could not cancel the audit stream delivery; it stops at its next step'));
+  }
+}
+
+/**
+ * The gRPC deadline bounds a call, but not what precedes it (a connection being re-established to a Temporal that is
+ * shutting down): an answer waits no longer than the wait whatever Temporal does.
+ */
+async function raceWait<T>(attempt: Promise<T | undefined>, waitMs: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), waitMs);
+  });
+  try {
+    return await Promise.race([attempt, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -5,6 +5,7 @@ import { claimsRoutes } from './claims/index.ts';
 import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
+import { invitationRoutes } from './invitations/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
 import { roleRoutes } from './roles/index.ts';
@@ -24,5 +25,6 @@ export const allRoutes = [
   ...permissionRoutes,
   ...roleRoutes,
   ...memberRoutes,
+  ...invitationRoutes,
   ...temporalCodecRoutes,
 ];

@@ -9,10 +9,14 @@ import {
   pushClaimsSignal,
   resendInviteSignal,
   retryProvisioningSignal,
+  sendInvitationAndWaitUpdate,
+  sendInvitationSignal,
   syncMemberSignal,
   tenantActorWorkflowId,
   type OperatorSignalInput,
+  type InvitationSendOutcome,
   type ProvisioningOutcome,
+  type SendInvitationInput,
   type SyncMemberInput,
 } from '../../workflows/tenantActor/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActor/tenantActorWorkflow.ts';
@@ -38,6 +42,8 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
       return { signal: pushClaimsSignal.name, args: [] };
     case 'syncMember':
       return { signal: syncMemberSignal.name, args: [{ user_id: command.userId } satisfies SyncMemberInput] };
+    case 'sendInvitation':
+      return { signal: sendInvitationSignal.name, args: [{ invitation_id: command.invitationId } satisfies SendInvitationInput] };
     case 'retryProvisioning':
       return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
     case 'resendInvite':
@@ -99,6 +105,24 @@ export class TenantActorClient implements TenantActorSignals {
     try {
       return await this.connection.withDeadline(Date.now() + waitMs, () =>
         this.client.workflow.executeUpdateWithStart(provisionAndWaitUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof tenantActorWorkflow>('tenantActorWorkflow', this.startOptions(tenantId)),
+        }),
+      );
+    } catch (error) {
+      if (isDeadlineExceeded(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Hands an invitation's send to the tenant's actor and waits up to `waitMs` for its outcome (update-with-start, as
+   * provisionAndWait). Undefined when the wait ran out; rejects when Temporal refused or was unreachable.
+   */
+  async sendInvitationAndWait(tenantId: string, invitationId: string, waitMs: number): Promise<InvitationSendOutcome | undefined> {
+    try {
+      return await this.connection.withDeadline(Date.now() + waitMs, () =>
+        this.client.workflow.executeUpdateWithStart(sendInvitationAndWaitUpdate, {
+          args: [{ invitation_id: invitationId }],
           startWorkflowOperation: new WithStartWorkflowOperation<typeof tenantActorWorkflow>('tenantActorWorkflow', this.startOptions(tenantId)),
         }),
       );

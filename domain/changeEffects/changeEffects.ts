@@ -41,6 +41,12 @@ export interface ChangeEffects {
    * undefined when it did not come in time (the outbox relay delivers again; provisioning is idempotent).
    */
   provisionWithinWait(handOff: QueuedActorCommand): Promise<string | undefined>;
+  /**
+   * Delivers an invitation's send (a `sendInvitation` hand-off) and waits up to the configured time for the link the
+   * identity provider made: undefined when it did not come in time or the send failed (the actor retries it, and the
+   * outbox relay delivers the hand-off again; a send is once per link).
+   */
+  inviteWithinWait(handOff: QueuedActorCommand): Promise<string | undefined>;
   /** A new stream's delivery starts now, or at the reconciler's next sweep. */
   streamCreated(stream: AuditStreamRecord): Promise<void>;
   /** A deleted stream's delivery is cancelled now, or stops at its next step when it sees the deletion. */

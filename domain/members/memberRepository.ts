@@ -97,10 +97,4 @@ export interface MemberRepository {
     namedRoles: string[],
     decide: (facts: MemberChangeFacts, now: Date) => MemberChange<T>,
   ): Promise<MemberChangeWritten<T> | undefined>;
-  /**
-   * The IT_ADMIN provisioning invited: a `pending` member with role IT_ADMIN and source `provisioning`, appended with
-   * `member.added` by the system and handed to the tenant's actor (`syncMember`). Idempotent: a member that exists (a
-   * repeated step, a later run) is left as it is.
-   */
-  recordProvisioned(tenantId: string, user: DirectoryUser): Promise<void>;
 }

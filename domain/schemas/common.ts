@@ -32,6 +32,9 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
+/** An e-mail address as the HTML standard defines one (a pattern JSON Schema states too), at most 254 characters. */
+export const EmailAddress = z.string().max(254).regex(z.regexes.html5Email, 'must be an e-mail address');
+
 export const IdParams = z.object({ id: Uuid });
 /**
  * An identity provider's user id: Keycloak's are UUIDs, a federated user's `f:<provider>:<id>`; anything else that

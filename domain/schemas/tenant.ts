@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate, DateTime, queryInteger, Slug, Uuid } from './common.ts';
+import { CalendarDate, DateTime, EmailAddress, queryInteger, Slug, Uuid } from './common.ts';
 
 export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
 export const TENANT_KINDS = ['customer', 'demo'] as const;
@@ -35,11 +35,7 @@ export const TenantCreate = z
     plan: z.string().min(1).max(100).default('starter'),
     kind: TenantKind.default('customer'),
     sales_owner: z.string().max(255).optional(),
-    admin_email: z
-      .string()
-      .max(254)
-      .regex(z.regexes.html5Email, 'must be an e-mail address')
-      .optional()
+    admin_email: EmailAddress.optional()
       .meta({ description: "the IT_ADMIN to invite (an e-mail address as the HTML standard defines one); enables identity provider provisioning" }),
     admin_name: z.string().min(1).max(255).optional(),
   })

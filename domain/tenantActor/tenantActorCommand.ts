@@ -13,6 +13,11 @@ export type TenantActorCommand =
    * match the member's record as it is now (organization membership, the user's pushed attributes).
    */
   | { kind: 'syncMember'; userId: string }
+  /**
+   * An invitation was made or resent: make or find its user in the identity provider, make it a pending member in
+   * the tenant's organization, and send the link of the invitation's current secret (once per secret).
+   */
+  | { kind: 'sendInvitation'; invitationId: string }
   /** Operator: run provisioning again after a failure. */
   | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
@@ -33,7 +38,7 @@ export interface OperatorRequest {
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 
 /** The commands a change writes to the outbox in its transaction. */
-export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' }>;
+export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' }>;
 
 /** The commands an operator sends. */
 export type OperatorCommand = Extract<TenantActorCommand, { kind: 'retryProvisioning' | 'resendInvite' }>;

@@ -18,6 +18,7 @@ import { Migration20261127000018ChainTrustsNoSession } from './Migration20261127
 import { Migration20261127000019RolesAndPermissions } from './Migration20261127000019RolesAndPermissions.ts';
 import { Migration20261128000020Members } from './Migration20261128000020Members.ts';
 import { Migration20261128000021MemberListNotifications } from './Migration20261128000021MemberListNotifications.ts';
+import { Migration20261129000022Invitations } from './Migration20261129000022Invitations.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -41,4 +42,5 @@ export const migrationsList = [
   { name: 'Migration20261127000019RolesAndPermissions', class: Migration20261127000019RolesAndPermissions },
   { name: 'Migration20261128000020Members', class: Migration20261128000020Members },
   { name: 'Migration20261128000021MemberListNotifications', class: Migration20261128000021MemberListNotifications },
+  { name: 'Migration20261129000022Invitations', class: Migration20261129000022Invitations },
 ];

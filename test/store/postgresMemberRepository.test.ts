@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import { addSimulatedUser } from '../support/simulatedUsers.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
@@ -16,45 +15,6 @@ const newTenant = async () => (await service.request('POST', '/v1/tenants', { sl
 const syncsOf = async (tenantId: string) =>
   (await sql(`select payload from tenant_actor_outbox where tenant_id = ? and command = 'syncMember' order by id`, [tenantId])).map((row) => row.payload);
 const members = () => service.deps.stores.members;
-
-describe('PostgresMemberRepository.recordProvisioned', () => {
-  it("records provisioning's IT_ADMIN as a pending member with member.added by the system and a syncMember hand-off, once", async () => {
-    const tenantId = await newTenant();
-    const user = { userId: await addSimulatedUser(service.orm), email: 'invited@example.test', name: 'Invited Admin' };
-    await members().recordProvisioned(tenantId, user);
-    await members().recordProvisioned(tenantId, { ...user, name: 'Someone Else' });
-    expect(await members().find(tenantId, user.userId)).toMatchObject({
-      email: 'invited@example.test',
-      name: 'Invited Admin',
-      roles: ['IT_ADMIN'],
-      permissions: ['audit:read', 'directory:manage', 'members:manage', 'sso:manage'],
-      status: 'pending',
-      source: 'provisioning',
-    });
-    expect(await sql(`select action, actor_id, actor_type, target_type, target_id, target_name, metadata from audit_events where tenant_id = ? and action like 'member.%'`, [tenantId])).toEqual([
-      {
-        action: 'member.added',
-        actor_id: SYSTEM_ACTOR.actorId,
-        actor_type: SYSTEM_ACTOR.actorType,
-        target_type: 'member',
-        target_id: user.userId,
-        target_name: 'invited@example.test',
-        metadata: { roles: ['IT_ADMIN'], source: 'provisioning' },
-      },
-    ]);
-    expect(await syncsOf(tenantId)).toEqual([{ user_id: user.userId }]);
-  });
-
-  it('leaves a member that exists as it is, whatever happened to it since', async () => {
-    const tenantId = await newTenant();
-    const user = { userId: await addSimulatedUser(service.orm), email: 'again@example.test', name: 'Again' };
-    await members().recordProvisioned(tenantId, user);
-    expect((await service.request('PUT', `/v1/tenants/${tenantId}/members/${user.userId}`, { roles: ['MEMBER'] })).status).toBe(200);
-    await members().recordProvisioned(tenantId, user);
-    expect((await members().find(tenantId, user.userId))?.roles).toEqual(['MEMBER']);
-    expect(await syncsOf(tenantId)).toHaveLength(2);
-  });
-});
 
 describe('PostgresMemberRepository reads', () => {
   it("ofUser answers the user's record in every tenant, by tenant id; allOfTenant the tenant's members, by user id", async () => {

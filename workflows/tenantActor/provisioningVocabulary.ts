@@ -54,6 +54,8 @@ export interface ProviderStepsRequest {
   adminName?: string;
   /** The provisioning run's outcome id: the invite ledger's key, so a run mails its invite once. */
   runKey: string;
+  /** The actor's time when the run began: the administrator's invitation expires counting from it. */
+  asOf?: number;
 }
 
 /** What the provider's steps produced so far: an attempt resumes after the last step done, and repeats none of them. */
@@ -61,6 +63,8 @@ export interface ProviderStepsDone {
   organizationId?: string;
   userId?: string;
   member?: true;
+  /** The invitation the invite's link opens (made with the member): reused by a later attempt of the run. */
+  invitation?: { invitationId: string; nonce: string };
   /** The invite went out (or had gone out in this run before: no link then). */
   invited?: { inviteUrl?: string };
 }
@@ -81,4 +85,25 @@ export function nextProviderStep(done: ProviderStepsDone): Exclude<ProvisioningS
   if (!done.userId) return 'user';
   if (!done.member) return 'membership';
   return 'invite';
+}
+
+/** The steps of an invitation's send, in the order they run (`member`: the pending member and its organization membership). */
+export const INVITATION_STEPS = ['organization', 'user', 'member', 'invite'] as const;
+export type InvitationStep = (typeof INVITATION_STEPS)[number];
+
+/** What an invitation's send came to: the link (for the request that waits), nothing to send, or the failure that ended it. */
+export type InvitationSendOutcome =
+  | { status: 'sent'; inviteUrl?: string }
+  | { status: 'skipped' }
+  | { status: 'failed'; kind: string; step: InvitationStep; message: string };
+
+/** What the send's steps produced; the provider's ids name the outcome's event. */
+export type InvitationStepsDone =
+  | { status: 'sent'; inviteUrl?: string; userId: string; organizationId: string; sendCount: number }
+  | { status: 'skipped' };
+
+/** The details of the failure a failed attempt at the send's steps throws (typed by its kind). */
+export interface InvitationStepsStopped {
+  step: InvitationStep;
+  message: string;
 }

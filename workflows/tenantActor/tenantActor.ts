@@ -20,6 +20,9 @@ import {
   NON_RETRYABLE_FAILURE_KINDS,
   nextProviderStep,
   organizationNameOf,
+  type InvitationSendOutcome,
+  type InvitationStepsDone,
+  type InvitationStepsStopped,
   type ProviderStepsDone,
   type ProviderStepsRequest,
   type ProviderStepsStopped,
@@ -34,6 +37,8 @@ import {
   pushClaimsSignal,
   resendInviteSignal,
   retryProvisioningSignal,
+  sendInvitationAndWaitUpdate,
+  sendInvitationSignal,
   syncMemberSignal,
   type MemberSyncFailure,
   type OperatorSignalInput,
@@ -73,6 +78,12 @@ export class TenantActor {
    * carries it; forgotten once answered.
    */
   #inviteUrl: string | undefined;
+  /**
+   * The outcomes of invitation sends a sendInvitationAndWait update waits for, by the command it enqueued; like
+   * #inviteUrl, never in `state`, and forgotten once answered.
+   */
+  readonly #invitationOutcomes = new Map<TenantActorCommand, InvitationSendOutcome>();
+  readonly #awaitedSends = new Set<TenantActorCommand>();
   /** The provider outside provisioning (claims pushes, resends), as regular activities with the provisioning retry policy. */
   readonly #idp: TenantActorActivities;
   /** The registry's statements of a resend, as regular activities. */
@@ -127,6 +138,18 @@ export class TenantActor {
     setHandler(syncMemberSignal, (input) => {
       // Sent by the registry's outbox; one without a user id (typed by hand in the Web UI) names no member.
       if (typeof input?.user_id === 'string' && input.user_id) enqueue({ kind: 'syncMember', userId: input.user_id });
+    });
+    setHandler(sendInvitationSignal, (input) => {
+      if (typeof input?.invitation_id === 'string' && input.invitation_id) enqueue({ kind: 'sendInvitation', invitationId: input.invitation_id });
+    });
+    setHandler(sendInvitationAndWaitUpdate, async (input) => {
+      const command: TenantActorCommand = { kind: 'sendInvitation', invitationId: String(input?.invitation_id ?? '') };
+      this.#awaitedSends.add(command);
+      enqueue(command);
+      await condition(() => this.#invitationOutcomes.has(command));
+      const outcome = this.#invitationOutcomes.get(command)!;
+      this.#invitationOutcomes.delete(command);
+      return outcome;
     });
     setHandler(actorStateQuery, () => this.state);
   }
@@ -183,6 +206,11 @@ export class TenantActor {
         // Queued pushes collapse into one: each push sends the bundle as it is now.
         while (this.#queue[0]?.kind === 'pushClaims') this.#queue.shift();
         return this.#pushClaimsDurably();
+      case 'sendInvitation': {
+        const outcome = await this.#sendInvitation(command.invitationId);
+        if (this.#awaitedSends.delete(command)) this.#invitationOutcomes.set(command, outcome);
+        return;
+      }
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
         const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
@@ -198,7 +226,12 @@ export class TenantActor {
     const { status, upcoming } = await this.#stored('loadTenantTimeline', () => this.#localStore.loadTenantTimeline(this.#input.tenantId));
     this.state.timeline = {
       status,
-      upcoming: upcoming.map((e) => ({ kind: e.kind, at: new Date(e.at).toISOString(), ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}) })),
+      upcoming: upcoming.map((e) => ({
+        kind: e.kind,
+        at: new Date(e.at).toISOString(),
+        ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}),
+        ...(e.kind === 'invitation_expired' ? { invitationId: e.invitationId } : {}),
+      })),
     };
   }
 
@@ -222,8 +255,10 @@ export class TenantActor {
     const dueSyncs = Object.entries(this.state.memberSync ?? {}).filter(([, failure]) => failure.retryAt && Date.parse(failure.retryAt) <= now);
     for (const [userId] of dueSyncs) await this.#syncMemberDurably(userId);
     if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
-    const { claimsChanged } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
+    const { claimsChanged, membersRemoved } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
     if (claimsChanged) await this.#pushClaimsDurably();
+    // The pending members of expired invitations leave the organization now (their outbox copies follow later).
+    for (const userId of membersRemoved ?? []) await this.#syncMemberDurably(userId);
   }
 
   /**
@@ -304,7 +339,7 @@ export class TenantActor {
         return;
       }
       const organizationName = organizationNameOf(tenant);
-      const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey: this.#outcomeId('provision') };
+      const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey: this.#outcomeId('provision'), asOf: Date.now() };
       const ran = await this.#runProviderSteps(request);
       if ('failure' in ran) {
         state.provisioning = 'failed';
@@ -361,6 +396,31 @@ export class TenantActor {
     }
   }
 
+  /**
+   * Sends an invitation's current link: its steps in one local activity per attempt, retried by the actor with the
+   * provisioning policy (an `unavailable` provider again after its backoff; any other kind ends it). The outcome is
+   * recorded (`idp.invitation_sent` / `idp.invitation_failed`); a failed invitation stays pending for a resend.
+   */
+  async #sendInvitation(invitationId: string): Promise<InvitationSendOutcome> {
+    const tenantId = this.#input.tenantId;
+    let outcome: InvitationSendOutcome;
+    let done: InvitationStepsDone | undefined;
+    try {
+      done = await this.#retriedByActor(() => this.#localProviderSteps.runInvitationSteps(tenantId, invitationId), () => false);
+      outcome = done.status === 'sent' ? { status: 'sent', ...(done.inviteUrl ? { inviteUrl: done.inviteUrl } : {}) } : { status: 'skipped' };
+    } catch (error) {
+      const stopped = invitationStepsStopped(error);
+      outcome = { status: 'failed', kind: failureKind(error), step: stopped?.step ?? 'invite', message: stopped?.message ?? failureMessage(error) };
+    }
+    if (outcome.status === 'skipped') return outcome;
+    const sent = done?.status === 'sent' ? done : undefined;
+    const recorded = outcome.status === 'failed' ? { status: 'failed' as const, kind: outcome.kind, step: outcome.step, message: outcome.message } : { status: 'sent' as const };
+    const context = sent ? { userId: sent.userId, organizationId: sent.organizationId, sendCount: sent.sendCount } : {};
+    const outcomeId = this.#outcomeId(`invitation:${invitationId}`);
+    await this.#stored('recordInvitationOutcome', () => this.#localStore.recordInvitationOutcome(tenantId, invitationId, recorded, outcomeId, context));
+    return outcome;
+  }
+
   /** Sends the invite again (provisions instead while that never succeeded) and records the outcome as a resend. */
   async #resendInvite(request: OperatorRequest): Promise<void> {
     const { state } = this;
@@ -369,7 +429,7 @@ export class TenantActor {
     let outcome: RecordedOutcome;
     try {
       // A resend goes by e-mail; no request waits for its link, so the actor does not keep it.
-      await this.#idp.sendInvite(state.userId);
+      await this.#idp.resendAdminInvite(tenantId, state.userId, Date.now());
       outcome = { status: 'succeeded' };
     } catch (error) {
       outcome = { status: 'failed', kind: failureKind(error), step: 'invite', message: failureMessage(error) };
@@ -430,6 +490,12 @@ function operatorRequest(input: OperatorSignalInput | undefined): OperatorReques
     ...(input?.requested_by ? { requestedBy: input.requested_by } : {}),
     ...(input?.note ? { note: input.note } : {}),
   };
+}
+
+/** The details of a failed attempt at an invitation's steps; undefined for any other failure. */
+function invitationStepsStopped(error: unknown): InvitationStepsStopped | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof ApplicationFailure ? (cause.details?.[0] as InvitationStepsStopped | undefined) : undefined;
 }
 
 /** How many of the provider's steps an attempt has done: more than the attempt before means it got further. */

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RetryPolicy } from '../../domain/retryPolicy.ts';
 import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
-import type { ProvisioningFailure, ProvisioningOutcome } from './provisioningVocabulary.ts';
+import type { InvitationSendOutcome, ProvisioningFailure, ProvisioningOutcome } from './provisioningVocabulary.ts';
 
 /**
  * Shared by the workflow and its clients (API, operators' docs) so names and payloads cannot drift apart. The task
@@ -9,7 +9,7 @@ import type { ProvisioningFailure, ProvisioningOutcome } from './provisioningVoc
  */
 export const tenantActorWorkflowId = (tenantId: string) => `tenant-${tenantId}`;
 
-export type { ProvisioningOutcome, ProvisioningStep } from './provisioningVocabulary.ts';
+export type { InvitationSendOutcome, ProvisioningOutcome, ProvisioningStep } from './provisioningVocabulary.ts';
 
 /** How the provider's steps retry an `unavailable` provider before provisioning counts as failed (PROVISIONING_RETRY_*). */
 export type ProvisioningRetryPolicy = RetryPolicy;
@@ -40,9 +40,10 @@ export interface MemberSyncFailure {
 
 /** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
 export interface ScheduledLifecycleEvent {
-  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired';
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired';
   at: string;
   product?: string;
+  invitationId?: string;
 }
 
 export interface TenantActorInput {
@@ -83,4 +84,13 @@ export interface SyncMemberInput {
 
 /** A member of the tenant changed: make the provider match its record as it is now (organization, attributes). */
 export const syncMemberSignal = defineSignal<[SyncMemberInput]>('syncMember');
+/** Payload of sendInvitation: the invitation whose current link is to be sent. */
+export interface SendInvitationInput {
+  invitation_id: string;
+}
+
+/** An invitation was made or resent: send its current link (the registry's outbox). */
+export const sendInvitationSignal = defineSignal<[SendInvitationInput]>('sendInvitation');
+/** The same, waiting for the outcome: the API's invitation creation and resend use it through update-with-start. */
+export const sendInvitationAndWaitUpdate = defineUpdate<InvitationSendOutcome, [SendInvitationInput]>('sendInvitationAndWait');
 export const actorStateQuery = defineQuery<TenantActorState>('state');

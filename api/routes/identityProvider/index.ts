@@ -1,5 +1,5 @@
 import { listMembershipsRoute } from './listMemberships.ts';
 import { resendInviteRoute, retryProvisioningRoute } from './operatorSignals.ts';
-import { simulatedActionTokenRoute } from './simulatedActionToken.ts';
+import { completeSimulatedActionTokenRoute, simulatedActionTokenRoute } from './simulatedActionToken.ts';
 
-export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute];
+export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute, completeSimulatedActionTokenRoute];

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { notFound } from '../../../domain/errors.ts';
+import { acceptInvitation, invalidLink, invitationLinkOpens } from '../../../domain/invitations/acceptInvitation.ts';
+import type { AppContext } from '../../appDependencies.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
@@ -8,6 +10,22 @@ const ActionTokenQuery = z.object({ key: z.string().min(1).max(200) });
 const PendingActions = z
   .object({ email: z.string(), required_actions: z.array(z.string()), actions: z.array(z.string()) })
   .meta({ id: 'SimulatedActionToken' });
+const CompletedActions = z
+  .strictObject({ password: z.string().min(8).max(200).meta({ description: 'the password the invited user sets (UPDATE_PASSWORD)' }) })
+  .meta({ id: 'SimulatedActionTokenCompletion' });
+const ActionsCompleted = z
+  .object({ user_id: z.string(), invitation_id: z.string().nullable(), invitation_state: z.string().nullable() })
+  .meta({ id: 'SimulatedActionTokenCompleted' });
+
+function simulator(deps: AppContext): SimulatedIdentityProvider {
+  if (!(deps.identityProvider instanceof SimulatedIdentityProvider)) throw notFound('route');
+  return deps.identityProvider;
+}
+
+/** A link of an invitation opens only while the registry holds its secret as the invitation's current one. */
+async function requireOpen(deps: AppContext, token: { invitationId: string | null; nonce: string | null }): Promise<void> {
+  if (token.invitationId && !(await invitationLinkOpens(deps, token.invitationId, token.nonce ?? ''))) throw invalidLink();
+}
 
 /** With the simulated provider, its invite links resolve here, as Keycloak's action-token links resolve there. */
 export const simulatedActionTokenRoute = defineRoute({
@@ -22,13 +40,46 @@ export const simulatedActionTokenRoute = defineRoute({
   responses: {
     200: { description: 'the actions the invited user is asked to complete', schema: PendingActions },
     400: { description: 'invalid input', schema: ErrorBody },
-    404: { description: 'no such action token (unknown, used or expired), or the simulated provider is not in use', schema: ErrorBody },
+    404: { description: 'no such action token (unknown, superseded, revoked, used or expired), or the simulated provider is not in use', schema: ErrorBody },
   },
   handler: async ({ query }, { deps }) => {
-    if (!(deps.identityProvider instanceof SimulatedIdentityProvider)) throw notFound('route');
-    const token = await deps.identityProvider.describeActionToken(query.key);
+    const token = await simulator(deps).describeActionToken(query.key);
     // An unknown, used or expired token is a link to nothing, as Keycloak's own page treats it.
     if (!token) throw notFound('action token');
+    await requireOpen(deps, token);
     return { status: 200, body: { email: token.email, required_actions: token.requiredActions, actions: token.actions } };
+  },
+});
+
+/**
+ * The invited user completes the link's actions (sets its password): the simulated provider clears them and, for an
+ * invitation's link, reports the acceptance to the registry, as the project's Keycloak extension does.
+ */
+export const completeSimulatedActionTokenRoute = defineRoute({
+  method: 'post',
+  path: '/idp-sim/login-actions/action-token',
+  operationId: 'completeSimulatedActionToken',
+  access: 'public',
+  summary: "Simulated identity provider only: complete an invite link's actions with a password; an invitation's link accepts the invitation",
+  tags: ['identity provider'],
+  extension: true,
+  query: ActionTokenQuery,
+  body: CompletedActions,
+  bodyRequired: true,
+  responses: {
+    200: { description: 'the actions are done; the invitation the link was for is accepted', schema: ActionsCompleted },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such action token (unknown, superseded, revoked, used or expired), or the simulated provider is not in use', schema: ErrorBody },
+  },
+  handler: async ({ query }, { deps }) => {
+    const idp = simulator(deps);
+    const token = await idp.describeActionToken(query.key);
+    if (!token) throw notFound('action token');
+    await requireOpen(deps, token);
+    const completed = (await idp.completeActionToken(query.key))!;
+    const accepted = completed.invitationId
+      ? await acceptInvitation(deps, { by: 'id', id: completed.invitationId }, completed.userId, { via: 'link', nonce: completed.nonce ?? '' })
+      : undefined;
+    return { status: 200, body: { user_id: completed.userId, invitation_id: completed.invitationId, invitation_state: accepted?.state ?? null } };
   },
 });

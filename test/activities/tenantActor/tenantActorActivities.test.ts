@@ -123,12 +123,13 @@ describe('the runProviderSteps activity', () => {
     return failure as ApplicationFailure & { details: [ProviderStepsStopped] };
   };
 
-  it('runs organization, user, membership, invite and claims, and answers what each produced', async () => {
+  it("runs organization, user, membership (with the administrator's invitation), invite and claims, and answers what each produced", async () => {
     const steps = await providerSteps('all-steps');
     expect(await steps.run()).toEqual({
       organizationId: expect.any(String),
       userId: expect.any(String),
       member: true,
+      invitation: { invitationId: expect.any(String), nonce: expect.any(String) },
       invited: { inviteUrl: expect.stringMatching(/action-token\?key=/) },
     });
     expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);

@@ -23,7 +23,9 @@ const SCOPE_TABLE: Record<string, string> = {
   createPermission: 'members:write', deletePermission: 'members:write', createRole: 'members:write', updateRole: 'members:write',
   deleteRole: 'members:write', putMember: 'members:write', removeMember: 'members:write', deactivateMember: 'members:write',
   reactivateMember: 'members:write',
-  health: 'public', readiness: 'public', simulatedActionToken: 'public',
+  listInvitations: 'members:read', getInvitation: 'members:read',
+  createInvitation: 'members:write', resendInvitation: 'members:write', revokeInvitation: 'members:write',
+  health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
 };
 

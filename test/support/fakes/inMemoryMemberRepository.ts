@@ -111,13 +111,6 @@ export class InMemoryMemberRepository implements MemberRepository {
     return { result: change.result, handOffs: [handOff] };
   }
 
-  async recordProvisioned(tenantId: string, user: DirectoryUser): Promise<void> {
-    if (this.members.has(key(tenantId, user.userId))) return;
-    this.seed({ tenantId, userId: user.userId, email: user.email, name: user.name, roles: ['IT_ADMIN'], status: 'pending', source: 'provisioning' });
-    this.events.push({ action: 'member.added', tenant_id: tenantId, target_id: user.userId, target_type: 'member', target_name: user.email, metadata: { roles: ['IT_ADMIN'], source: 'provisioning' } });
-    this.handOffs.push({ id: this.handOffs.length + 1, tenantId, command: { kind: 'syncMember', userId: user.userId } });
-  }
-
   /** The member with the permissions its roles grant now, as the store reads them. */
   #current(member: MemberRecord): MemberRecord {
     return { ...structuredClone(member), permissions: this.#permissionsOf(member.tenantId, member.roles) };

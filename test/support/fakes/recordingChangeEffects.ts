@@ -5,6 +5,7 @@ import type { ChangeEffects, CommittedChange, QueuedActorCommand } from '../../.
 export class RecordingChangeEffects implements ChangeEffects {
   readonly followed: CommittedChange[] = [];
   readonly provisioned: QueuedActorCommand[] = [];
+  readonly invitationsSent: QueuedActorCommand[] = [];
   readonly streamsStarted: string[] = [];
   readonly streamsStopped: string[] = [];
   /** What a provisioning wait answers. */
@@ -16,6 +17,11 @@ export class RecordingChangeEffects implements ChangeEffects {
 
   async provisionWithinWait(handOff: QueuedActorCommand): Promise<string | undefined> {
     this.provisioned.push(handOff);
+    return this.inviteUrl;
+  }
+
+  async inviteWithinWait(handOff: QueuedActorCommand): Promise<string | undefined> {
+    this.invitationsSent.push(handOff);
     return this.inviteUrl;
   }
 

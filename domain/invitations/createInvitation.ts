@@ -1,0 +1,80 @@
+import { conflict, notFound } from '../errors.ts';
+import { grantedRoles } from '../members/memberRoles.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import type { RequestMeta } from '../requestMeta.ts';
+import type { InvitationCreate } from '../schemas/invitations.ts';
+import { invitationAuditEvent } from './invitationAuditEvent.ts';
+import { newLinkNonce } from './invitationLink.ts';
+import { DEFAULT_INVITATION_EXPIRY_DAYS, DEFAULT_INVITED_ROLE, type InvitationRecord } from './invitationRecord.ts';
+import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Who an invitation names as its inviter: the token's client, or `anonymous` with authentication off. */
+export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.actorId ?? 'anonymous';
+
+/**
+ * The invitation rule (SPEC-EXTENSIONS §8): a pending invitation of the same address to the tenant is answered again
+ * and nothing is sent; an address that is already a member's (active, inactive, or pending through another way in)
+ * is 409; the roles must be the tenant's (400), default MEMBER. A new invitation is pending, its first send requested
+ * now (the actor sends it: `send`), and `invitation.created` says with which roles and until when.
+ */
+export function planInvitation(
+  id: string,
+  body: InvitationCreate,
+  invitedBy: string,
+  facts: InvitationChangeFacts,
+  now: Date,
+): InvitationChange<{ invitation: InvitationRecord; created: boolean }> {
+  if (facts.invitation) return { result: { invitation: facts.invitation, created: false } };
+  if (facts.member) throw conflict(`${body.email} is already a member of this tenant (${facts.member.status})`);
+  const { roles } = grantedRoles(body.roles ?? [DEFAULT_INVITED_ROLE], facts.knownRoles);
+  const invitation: InvitationRecord = {
+    id,
+    tenantId: facts.tenantId,
+    email: body.email,
+    roles,
+    state: 'pending',
+    expiresAt: new Date(now.getTime() + (body.expires_in_days ?? DEFAULT_INVITATION_EXPIRY_DAYS) * DAY_MS),
+    invitedBy,
+    sendEmail: body.send_email ?? true,
+    sendCount: 1,
+    lastSentAt: now,
+    recentSends: [now],
+    acceptedAt: null,
+    acceptedUserId: null,
+    revokedAt: null,
+    userId: null,
+    linkNonce: newLinkNonce(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const event = invitationAuditEvent('invitation.created', invitation, {
+    roles,
+    expires_at: invitation.expiresAt.toISOString(),
+    send_email: invitation.sendEmail,
+    invited_by: invitedBy,
+  });
+  return { invitation, events: [event], send: true, result: { invitation, created: true } };
+}
+
+/**
+ * Invites the address to the tenant: the invitation is written with its audit event and the hand-off of its send in
+ * one transaction, then the send is delivered to the tenant's actor, which waits a bounded time for the link.
+ */
+export async function createInvitation(
+  { stores, effects }: RegistryContext,
+  tenantId: string,
+  body: InvitationCreate,
+  meta: RequestMeta,
+): Promise<{ invitation: InvitationRecord; created: boolean; inviteUrl?: string }> {
+  const id = crypto.randomUUID();
+  const roles = body.roles ?? [DEFAULT_INVITED_ROLE];
+  const written = await stores.invitations.change({ by: 'email', tenantId, email: body.email }, meta, roles, (facts, now) =>
+    planInvitation(id, body, inviterOf(meta), facts, now),
+  );
+  if (!written) throw notFound('tenant');
+  if (!written.send) return written.result;
+  const inviteUrl = await effects.inviteWithinWait(written.send);
+  return { ...written.result, ...(inviteUrl ? { inviteUrl } : {}) };
+}

@@ -1,0 +1,37 @@
+import { invalidInput, notFound } from '../errors.ts';
+import { INVITATION_LIST_DEFAULT_LIMIT, type InvitationListQuery } from '../schemas/invitations.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { toInvitation } from './invitationResponse.ts';
+import type { InvitationRecord } from './invitationRecord.ts';
+import type { InvitationListPosition } from './invitationRepository.ts';
+import type { Invitation } from '../schemas/invitations.ts';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A next_cursor: the last invitation's creation (milliseconds) and id, base64url. */
+export const invitationCursor = (invitation: Pick<InvitationRecord, 'createdAt' | 'id'>): string =>
+  Buffer.from(`${invitation.createdAt.getTime()}.${invitation.id}`).toString('base64url');
+
+export function invitationPosition(cursor: string): InvitationListPosition {
+  const [millis, id] = Buffer.from(cursor, 'base64url').toString().split('.');
+  const createdAt = new Date(Number(millis));
+  if (!/^\d{1,15}$/.test(millis ?? '') || Number.isNaN(createdAt.getTime()) || !UUID_PATTERN.test(id ?? '')) {
+    throw invalidInput('cursor: must be a next_cursor of this listing');
+  }
+  return { createdAt, id: id! };
+}
+
+/** A tenant's invitations newest first, by state and address, in pages. */
+export async function listInvitations(
+  { stores }: RegistryContext,
+  tenantId: string,
+  query: InvitationListQuery,
+): Promise<{ items: Invitation[]; next_cursor?: string }> {
+  const limit = query.limit ?? INVITATION_LIST_DEFAULT_LIMIT;
+  const after = query.cursor === undefined ? undefined : invitationPosition(query.cursor);
+  const rows = await stores.invitations.page(tenantId, { state: query.state, email: query.email }, after, limit + 1);
+  if (!rows) throw notFound('tenant');
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toInvitation), ...(rows.length > limit && last ? { next_cursor: invitationCursor(last) } : {}) };
+}
