@@ -1,3 +1,4 @@
+import { EVERY_TENANT, reaches, type TenantReach } from '../access/tenantReach.ts';
 import { invitationChangeEffects } from '../changeEffects/invitationChangeEffects.ts';
 import { notFound } from '../errors.ts';
 import { memberAuditEvent } from '../members/memberAuditEvent.ts';
@@ -74,7 +75,27 @@ export async function acceptInvitation(
   return written.result;
 }
 
-/** Whether an invite link made for this invitation and secret opens it now (the provider's link page asks). */
-export async function invitationLinkOpens({ stores }: RegistryContext, invitationId: string, nonce: string): Promise<boolean> {
-  return linkOpens(await stores.invitations.find(invitationId), nonce, new Date());
+/**
+ * Whether an invite link made for this invitation and secret opens it now (the provider's link page asks), for the
+ * user it was sent to when the provider names one; another tenant's, for a caller bound to tenants, opens nothing.
+ */
+export async function invitationLinkOpens(
+  { stores }: RegistryContext,
+  invitationId: string,
+  nonce: string,
+  userId?: string,
+  reach: TenantReach = EVERY_TENANT,
+): Promise<boolean> {
+  const invitation = await stores.invitations.find(invitationId);
+  if (!linkOpens(invitation, nonce, new Date()) || !reaches(reach, invitation.tenantId)) return false;
+  return userId === undefined || invitation.userId === userId;
+}
+
+/** The identity provider's report that the user completed the link (its invalid-link answer is 404, as the provider's page). */
+export async function acceptInvitationLink(context: RegistryContext, invitationId: string, nonce: string, userId: string, reach: TenantReach): Promise<InvitationRecord> {
+  const found = await context.stores.invitations.find(invitationId);
+  if (!found || !reaches(reach, found.tenantId)) throw invalidLink();
+  const accepted = await acceptInvitation(context, { by: 'id', id: invitationId }, userId, { via: 'link', nonce });
+  if (!accepted) throw invalidLink();
+  return accepted;
 }

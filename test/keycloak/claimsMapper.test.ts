@@ -9,6 +9,7 @@ import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { claimsOf, demoAppTokens, refresh, signIn as signInTo, TEST_PASSWORD, type Claims, type Tokens } from '../support/demoAppSession.ts';
 import { eventually } from '../support/eventually.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
 import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
@@ -49,15 +50,7 @@ afterAll(async () => {
   await demoApp?.close();
 });
 
-/** Changes settings of the demo app's tenant-registry-claims mapper through Keycloak's admin API. */
-async function configureMapper(changes: Record<string, string>): Promise<void> {
-  const admin = await keycloakAdmin();
-  const [client] = await admin.clients.find({ clientId: DEMO_APP_CLIENT_ID });
-  const mappers = await admin.clients.listProtocolMappers({ id: client!.id! });
-  const mapper = mappers.find((m) => m.protocolMapper === 'tenant-registry-claims');
-  if (!mapper) throw new Error(`${DEMO_APP_CLIENT_ID} has no tenant-registry-claims mapper`);
-  await admin.clients.updateProtocolMapper({ id: client!.id!, mapperId: mapper.id! }, { ...mapper, config: { ...mapper.config, ...changes } });
-}
+const configureMapper = configureDemoAppMapper;
 
 /** Signs in to the demo app in the test's browser for `organization` (or none). */
 const signIn = (email: string, organization = ''): Promise<Tokens> => signInTo(browser.page, demoApp.url, email, organization);

@@ -7,6 +7,7 @@ import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { claimsOf, refresh, signIn, TEST_PASSWORD, type Claims, type Tokens } from '../support/demoAppSession.ts';
 import { eventually } from '../support/eventually.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
 import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
@@ -37,14 +38,7 @@ let tenants: TenantUnderTest[];
 let colleague: { id: string; email: string };
 
 /** Points the demo app's tenant-registry-claims mapper at the registry through the proxy the tests can cut. */
-async function mapperThroughProxy(): Promise<void> {
-  const admin = await keycloakAdmin();
-  const [client] = await admin.clients.find({ clientId: DEMO_APP_CLIENT_ID });
-  const mappers = await admin.clients.listProtocolMappers({ id: client!.id! });
-  const mapper = mappers.find((m) => m.protocolMapper === 'tenant-registry-claims')!;
-  const config = { ...mapper.config, 'registry.url': `http://${registryProxy.address}`, 'timeout.ms': '5000' };
-  await admin.clients.updateProtocolMapper({ id: client!.id!, mapperId: mapper.id! }, { ...mapper, config });
-}
+const mapperThroughProxy = () => configureDemoAppMapper({ 'registry.url': `http://${registryProxy.address}`, 'timeout.ms': '5000' });
 
 async function createTenant(stem: string): Promise<{ id: string; slug: string }> {
   const slug = uniqueSlug(stem);

@@ -3,6 +3,7 @@ import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentit
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { eventually } from '../support/eventually.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { keycloakSettings } from '../support/keycloakContext.ts';
 import { uniqueSlug } from '../support/testService.ts';
@@ -11,6 +12,8 @@ import { uniqueSlug } from '../support/testService.ts';
 let stack: ActorStack;
 beforeAll(async () => {
   stack = await startActorStack({ idp: () => new KeycloakIdentityProvider(keycloakSettings()) });
+  // The invite's link is an invitation's: the extension asks the registry the realm's claims mapper names.
+  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
 });
 afterAll(() => stack?.close());
 

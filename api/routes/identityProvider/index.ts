@@ -1,5 +1,6 @@
 import { listMembershipsRoute } from './listMemberships.ts';
 import { resendInviteRoute, retryProvisioningRoute } from './operatorSignals.ts';
+import { acceptInvitationLinkRoute, checkInvitationLinkRoute } from './invitationLinks.ts';
 import { completeSimulatedActionTokenRoute, simulatedActionTokenRoute } from './simulatedActionToken.ts';
 
-export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute, completeSimulatedActionTokenRoute];
+export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute, completeSimulatedActionTokenRoute, checkInvitationLinkRoute, acceptInvitationLinkRoute];

@@ -26,6 +26,7 @@ const SCOPE_TABLE: Record<string, string> = {
   listInvitations: 'members:read', getInvitation: 'members:read',
   createInvitation: 'members:write', resendInvitation: 'members:write', revokeInvitation: 'members:write',
   health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public',
+  checkInvitationLink: 'claims:read', acceptInvitationLink: 'claims:read',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
 };
 

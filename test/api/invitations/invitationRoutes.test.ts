@@ -251,3 +251,34 @@ describe('with AUTH_ENABLED', () => {
     expect((await authenticated.service.request('GET', `/v1/invitations/${created.body.id}`, undefined, await bearer('members:read', tenant.id))).status).toBe(200);
   });
 });
+
+describe("the identity provider's link check and acceptance report (POST /v1/internal/idp/invitations/link, /accepted)", () => {
+  const nonceOf = async (id: string) =>
+    (await stack.service.orm.em.fork().execute<{ link_nonce: string | null }[]>('select link_nonce from invitations where id = ?', [id]))[0]!.link_nonce;
+
+  it('opens only the current link of a pending invitation, for its user; the report accepts it once', async () => {
+    const tenant = await newTenant();
+    const res = await invite(tenant.id, { email: `kc@${tenant.slug}.example`, roles: ['IT_ADMIN'] });
+    const userId = await userOf(tenant.id, res.body.id);
+    const first = (await nonceOf(res.body.id))!;
+    const check = (nonce: string, user?: string) =>
+      request('POST', '/v1/internal/idp/invitations/link', { invitation_id: res.body.id, nonce, ...(user ? { user_id: user } : {}) });
+    expect((await check(first)).body).toEqual({ open: true });
+    expect((await check(first, userId)).body).toEqual({ open: true });
+    expect((await check(first, 'someone-else')).body).toEqual({ open: false });
+    expect((await check('forged')).body).toEqual({ open: false });
+    await resend(res.body.id);
+    const second = (await nonceOf(res.body.id))!;
+    expect((await check(first)).body).toEqual({ open: false });
+    expect((await check(second)).body).toEqual({ open: true });
+
+    const report = (nonce: string, user: string) => request('POST', '/v1/internal/idp/invitations/accepted', { invitation_id: res.body.id, nonce, user_id: user });
+    expect((await report(first, userId)).status).toBe(404);
+    expect((await report(second, 'someone-else')).status).toBe(404);
+    expect(await report(second, userId)).toMatchObject({ status: 200, body: { state: 'accepted', accepted_user_id: userId } });
+    expect((await report(second, userId)).status).toBe(404);
+    expect((await check(second)).body).toEqual({ open: false });
+    expect((await member(tenant.id, userId)).body).toMatchObject({ status: 'active', roles: ['IT_ADMIN'] });
+    expect((await request('POST', '/v1/internal/idp/invitations/link', { invitation_id: 'nope', nonce: 'x' })).status).toBe(400);
+  });
+});

@@ -26,4 +26,16 @@ public class InviteRequest {
 
     @JsonProperty("redirect_uri")
     public String redirectUri;
+
+    /** The registry's invitation the link opens: with `nonce`, the link is an InvitationActionToken the registry checks. */
+    @JsonProperty("invitation_id")
+    public String invitationId;
+
+    /** The secret the registry holds for the invitation's current link. */
+    @JsonProperty("nonce")
+    public String nonce;
+
+    /** False: the link is only answered, no e-mail goes out. Absent: true. */
+    @JsonProperty("send_email")
+    public Boolean sendEmail;
 }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
+import dev.tenantregistry.keycloak.invitations.InvitationActionToken;
+import org.keycloak.authentication.actiontoken.DefaultActionToken;
 import org.keycloak.authentication.actiontoken.execactions.ExecuteActionsActionToken;
 import org.keycloak.authentication.requiredactions.util.RequiredActionsValidator;
 import org.keycloak.common.util.Time;
@@ -36,6 +38,9 @@ import org.keycloak.services.resources.admin.fgap.AdminPermissions;
  * admin caller never sees it. This endpoint does the same steps as that method, with the same checks and the same
  * token type (ExecuteActionsActionToken, handled by Keycloak's stock action-token endpoint), and answers
  * 200 {"link": "..."} so the tenant registry can return the link as invite_url.
+ *
+ * With `invitation_id` and `nonce` the link is an InvitationActionToken (checked with the registry each time it is
+ * opened); with `send_email: false` it is answered without an e-mail.
  *
  * Answers: 200 link; 400 bad input (same checks as stock); 401 no or invalid token; 403 the caller lacks the realm-management
  * role manage-users; 404 unknown user; 500 the e-mail could not be sent (the caller retries, as with stock).
@@ -81,17 +86,27 @@ public class InviteResource {
         UserResource.SendEmailParams params = UserResource.verifySendEmailParams(
                 session, realm, user, request.redirectUri, request.clientId, request.lifespan);
 
+        boolean invitation = request.invitationId != null && !request.invitationId.isBlank();
+        if (invitation && (request.nonce == null || request.nonce.isBlank())) {
+            throw ErrorResponse.error("nonce is required with invitation_id", Status.BAD_REQUEST);
+        }
         int expiration = Time.currentTime() + params.getLifespan();
-        ExecuteActionsActionToken token = new ExecuteActionsActionToken(
-                user.getId(), user.getEmail(), expiration, actions, params.getRedirectUri(), params.getClientId());
+        // An invitation's link is its own token type, which the registry is asked about whenever it is opened.
+        DefaultActionToken token = invitation
+                ? new InvitationActionToken(user.getId(), user.getEmail(), expiration, actions, params.getRedirectUri(), params.getClientId(),
+                        request.invitationId, request.nonce)
+                : new ExecuteActionsActionToken(user.getId(), user.getEmail(), expiration, actions, params.getRedirectUri(), params.getClientId());
         String link = LoginActionsService.actionTokenProcessor(session.getContext().getUri())
                 .queryParam("key", token.serialize(session, realm, session.getContext().getUri()))
                 .build(realm.getName())
                 .toString();
+        if (Boolean.FALSE.equals(request.sendEmail)) {
+            return Response.ok(Map.of("link", link)).build();
+        }
 
         try {
             session.getProvider(EmailTemplateProvider.class)
-                    .setAttribute(Constants.TEMPLATE_ATTR_REQUIRED_ACTIONS, token.getRequiredActions())
+                    .setAttribute(Constants.TEMPLATE_ATTR_REQUIRED_ACTIONS, actions)
                     .setAttribute(Constants.IGNORE_ACCEPT_LANGUAGE_HEADER, true)
                     .setRealm(realm)
                     .setUser(user)

@@ -136,7 +136,7 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         return tenant == null ? TenantClaims.NONE : PushedClaims.of(tenant, user);
     }
 
-    private static String secretOf(RealmModel realm, String clientId) {
+    static String secretOf(RealmModel realm, String clientId) {
         ClientModel client = realm.getClientByClientId(clientId);
         if (client == null || client.isPublicClient() || client.getSecret() == null) {
             throw new IllegalArgumentException("service client " + clientId + " is not a confidential client of this realm");
@@ -144,7 +144,7 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         return client.getSecret();
     }
 
-    private static URI tokenEndpointOf(KeycloakSession session, RealmModel realm) {
+    static URI tokenEndpointOf(KeycloakSession session, RealmModel realm) {
         URI base = session.getContext().getUri(UrlType.BACKEND).getBaseUri();
         return UriBuilder.fromUri(base).path("realms/{realm}/protocol/openid-connect/token").build(realm.getName());
     }

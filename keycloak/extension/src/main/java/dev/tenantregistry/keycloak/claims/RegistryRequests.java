@@ -1,0 +1,77 @@
+package dev.tenantregistry.keycloak.claims;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.keycloak.models.ClientModel;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.ProtocolMapperModel;
+import org.keycloak.models.RealmModel;
+
+/**
+ * A call to the registry for something other than claims (an invitation's link), made as the client's
+ * tenant-registry-claims mapper makes its own: to the registry URL it is set to, with its service token. The client
+ * is the one a flow is for (an invite's client); when it has no such mapper, the realm's first client (by client id)
+ * that has one says where the registry is. Without any there is no registry to ask.
+ */
+public final class RegistryRequests {
+
+    /** The registry's status and JSON body (null when empty or not JSON). */
+    public record Answer(int status, JsonNode body) {
+    }
+
+    /** Calls that decide a person's next page get more than a token issuance's budget, but not much more. */
+    private static final Duration LEAST_TIMEOUT = Duration.ofSeconds(3);
+
+    private static final ServiceTokens SERVICE_TOKENS = new ServiceTokens();
+
+    private RegistryRequests() {
+    }
+
+    public static Answer post(KeycloakSession session, RealmModel realm, ClientModel client, String path, Map<String, Object> body)
+            throws IOException, TimeoutException, InterruptedException {
+        ProtocolMapperModel mapper = Optional.ofNullable(client).flatMap(RegistryRequests::claimsMapperOf)
+                .or(() -> realm.getClientsStream().sorted(Comparator.comparing(ClientModel::getClientId)).flatMap(c -> claimsMapperOf(c).stream()).findFirst())
+                .orElseThrow(() -> new IOException("no client of realm " + realm.getName() + " has a " + TenantRegistryClaimsMapper.PROVIDER_ID + " mapper"));
+        MapperSettings settings = MapperSettings.from(mapper.getConfig());
+        Duration timeout = settings.timeout().compareTo(LEAST_TIMEOUT) < 0 ? LEAST_TIMEOUT : settings.timeout();
+        Deadline deadline = Deadline.in(timeout);
+        String base = settings.registryUrl().toString().replaceAll("/+$", "");
+        URI endpoint = URI.create(base + path);
+        String secret = null;
+        URI tokenEndpoint = null;
+        if (settings.clientId() != null) {
+            secret = settings.clientSecret() != null ? settings.clientSecret() : TenantRegistryClaimsMapper.secretOf(realm, settings.clientId());
+            tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : TenantRegistryClaimsMapper.tokenEndpointOf(session, realm);
+        }
+        String token = settings.clientId() == null ? null : SERVICE_TOKENS.token(tokenEndpoint, settings.clientId(), secret, deadline);
+        JsonHttp.Answer answer = send(endpoint, body, token, deadline);
+        if (answer.status() == 401 && token != null) {
+            SERVICE_TOKENS.forget(tokenEndpoint, settings.clientId(), token);
+            token = SERVICE_TOKENS.token(tokenEndpoint, settings.clientId(), secret, deadline);
+            answer = send(endpoint, body, token, deadline);
+        }
+        return new Answer(answer.status(), answer.body());
+    }
+
+    private static Optional<ProtocolMapperModel> claimsMapperOf(ClientModel client) {
+        return client.getProtocolMappersStream().filter(m -> TenantRegistryClaimsMapper.PROVIDER_ID.equals(m.getProtocolMapper())).findFirst();
+    }
+
+    private static JsonHttp.Answer send(URI endpoint, Map<String, Object> body, String token, Deadline deadline)
+            throws IOException, TimeoutException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                .header("Content-Type", "application/json")
+                .POST(JsonHttp.jsonBody(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return JsonHttp.send(request, deadline);
+    }
+}

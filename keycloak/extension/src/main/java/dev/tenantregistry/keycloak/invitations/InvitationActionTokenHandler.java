@@ -1,0 +1,89 @@
+package dev.tenantregistry.keycloak.invitations;
+
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+import org.keycloak.TokenVerifier.Predicate;
+import org.keycloak.authentication.AuthenticationProcessor;
+import org.keycloak.authentication.actiontoken.AbstractActionTokenHandler;
+import org.keycloak.authentication.actiontoken.ActionTokenContext;
+import org.keycloak.authentication.actiontoken.TokenUtils;
+import org.keycloak.authentication.requiredactions.util.RequiredActionsValidator;
+import org.keycloak.events.Errors;
+import org.keycloak.events.EventType;
+import org.keycloak.forms.login.LoginFormsProvider;
+import org.keycloak.models.Constants;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+import org.keycloak.protocol.oidc.OIDCLoginProtocol;
+import org.keycloak.protocol.oidc.utils.RedirectUtils;
+import org.keycloak.services.Urls;
+import org.keycloak.services.managers.AuthenticationManager;
+import org.keycloak.services.messages.Messages;
+import org.keycloak.sessions.AuthenticationSessionCompoundId;
+import org.keycloak.sessions.AuthenticationSessionModel;
+
+/**
+ * Opens an invitation's link: Keycloak's checks of an execute-actions link (signature, expiry, the e-mail still the
+ * user's, the redirect allowed for the client, the actions known), then the registry's: the link must be the
+ * invitation's current one (not superseded by a resend, not revoked, expired or used). A link that fails any of them
+ * shows Keycloak's invalid-link page. Opened, it runs the user's required actions as the stock link does and keeps the
+ * invitation in the authentication session, where InvitationAcceptanceListener finds it once the password is set.
+ */
+public class InvitationActionTokenHandler extends AbstractActionTokenHandler<InvitationActionToken> {
+
+    /** The authentication session's note naming the invitation and its link's secret, "id nonce". */
+    static final String INVITATION_NOTE = "tenant-registry.invitation";
+
+    public InvitationActionTokenHandler() {
+        super(InvitationActionToken.TOKEN_TYPE, InvitationActionToken.class, Messages.INVALID_CODE, EventType.EXECUTE_ACTIONS, Errors.NOT_ALLOWED);
+    }
+
+    @Override
+    public Predicate<? super InvitationActionToken>[] getVerifiers(ActionTokenContext<InvitationActionToken> context) {
+        return TokenUtils.predicates(
+                TokenUtils.checkThat(
+                        t -> t.getRedirectUri() == null
+                                || RedirectUtils.verifyRedirectUri(context.getSession(), t.getRedirectUri(), context.getAuthenticationSession().getClient()) != null,
+                        Errors.INVALID_REDIRECT_URI, Messages.INVALID_REDIRECT_URI),
+                verifyEmail(context),
+                TokenUtils.checkThat(
+                        (InvitationActionToken t) -> RequiredActionsValidator.validRequiredActions(context.getSession(), t.getRequiredActions()),
+                        Errors.RESOLVE_REQUIRED_ACTIONS, Messages.INVALID_TOKEN_REQUIRED_ACTIONS),
+                TokenUtils.checkThat(
+                        (InvitationActionToken t) -> InvitationLinks.opens(context.getSession(), context.getRealm(), context.getAuthenticationSession().getClient(), t),
+                        Errors.EXPIRED_CODE, Messages.EXPIRED_ACTION));
+    }
+
+    @Override
+    public Response handleToken(InvitationActionToken token, ActionTokenContext<InvitationActionToken> context) {
+        AuthenticationSessionModel authSession = context.getAuthenticationSession();
+        KeycloakSession session = context.getSession();
+        RealmModel realm = context.getRealm();
+        if (context.isAuthenticationSessionFresh()) {
+            // Opened in a browser without a session: ask to confirm, with this same token bound to the new session.
+            token.setCompoundAuthenticationSessionId(AuthenticationSessionCompoundId.fromAuthSession(authSession).getEncodedId());
+            UriBuilder confirm = Urls.actionTokenBuilder(context.getUriInfo().getBaseUri(), token.serialize(session, realm, context.getUriInfo()),
+                    authSession.getClient().getClientId(), authSession.getTabId(), AuthenticationProcessor.getClientData(session, authSession));
+            return session.getProvider(LoginFormsProvider.class)
+                    .setAuthenticationSession(authSession)
+                    .setSuccess(Messages.CONFIRM_EXECUTION_OF_ACTIONS)
+                    .setAttribute(Constants.TEMPLATE_ATTR_ACTION_URI, confirm.build(realm.getName()).toString())
+                    .setAttribute(Constants.TEMPLATE_ATTR_REQUIRED_ACTIONS, token.getRequiredActions())
+                    .createInfoPage();
+        }
+        String redirectUri = RedirectUtils.verifyRedirectUri(session, token.getRedirectUri(), authSession.getClient());
+        if (redirectUri != null) {
+            authSession.setAuthNote(AuthenticationManager.SET_REDIRECT_URI_AFTER_REQUIRED_ACTIONS, "true");
+            authSession.setRedirectUri(redirectUri);
+            authSession.setClientNote(OIDCLoginProtocol.REDIRECT_URI_PARAM, redirectUri);
+        }
+        authSession.setAuthNote(INVITATION_NOTE, token.getInvitationId() + " " + token.getLinkNonce());
+        token.getRequiredActions().forEach(authSession::addRequiredAction);
+        UserModel user = authSession.getAuthenticatedUser();
+        // The link reached the address it was sent to.
+        user.setEmailVerified(true);
+        String next = AuthenticationManager.nextRequiredAction(session, authSession, context.getRequest(), context.getEvent());
+        return AuthenticationManager.redirectToRequiredActions(session, realm, authSession, context.getUriInfo(), next);
+    }
+}

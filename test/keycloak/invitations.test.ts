@@ -1,0 +1,156 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
+import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
+import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
+import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { actionLinks, capturedMail } from '../support/capturedMail.ts';
+import { claimsOf, signIn, TEST_PASSWORD } from '../support/demoAppSession.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
+import { eventually } from '../support/eventually.ts';
+import { keycloakAdmin } from '../support/keycloakAdmin.ts';
+import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
+import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import { uniqueSlug } from '../support/testService.ts';
+
+/**
+ * SPEC-EXTENSIONS §8 against the run's real Keycloak, in a real browser: an invitation with a tenant's own role is
+ * sent by Keycloak's mail, followed by the colleague, accepted through the extension's report, and carried into the
+ * colleague's token; the links of a resent, a revoked and a tampered invitation show Keycloak's invalid-link page.
+ */
+const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
+
+let stack: ActorStack;
+let demoApp: RunningDemoApp;
+let browser: TestBrowser;
+let tenant: { id: string; slug: string };
+
+beforeAll(async () => {
+  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
+  stack = await startActorStack({
+    settings: { PROVISIONING_WAIT_MS: 20_000 },
+    idp: () => new KeycloakIdentityProvider(keycloakSettings({ inviteClientId: DEMO_APP_CLIENT_ID, inviteRedirectUri: demoApp.url })),
+  });
+  // The extension checks an invitation's link with, and reports its acceptance to, the registry the mapper names.
+  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
+  browser = await launchTestBrowser();
+  await mkdir(screenshots, { recursive: true });
+  const slug = uniqueSlug('kcinv');
+  tenant = { id: (await stack.service.request('POST', '/v1/tenants', { slug, name: `Invitations ${slug}` })).body.tenant.id, slug };
+  const role = await stack.service.request('POST', '/v1/roles', { slug: 'billing', name: 'Billing', tenant_id: tenant.id });
+  expect(role.status).toBe(201);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await demoApp?.close();
+});
+
+const invite = async (email: string, roles: string[]) => {
+  const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/invitations`, { email, roles });
+  expect(res.status).toBe(201);
+  expect(res.body.invite_url).toMatch(/\/realms\/tenant-registry\/login-actions\/action-token\?key=/);
+  return res.body as { id: string; invite_url: string };
+};
+const invitationOf = async (id: string) => (await stack.service.request('GET', `/v1/invitations/${id}`)).body;
+const acceptedEvents = async () =>
+  ((await stack.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=invitation.accepted`)).body.items as { target_id: string; metadata: Record<string, unknown> }[]);
+const keycloakUser = async (email: string) => (await (await keycloakAdmin()).users.find({ email, exact: true }))[0];
+
+/** Opens a link as a browser without a Keycloak session would (its cookies cleared) and answers the page's text. */
+async function openFresh(link: string, screenshot?: string): Promise<string> {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(link);
+    await page.locator('body').waitFor();
+    if (screenshot) await page.screenshot({ path: resolve(screenshots, screenshot) });
+    return (await page.textContent('body')) ?? '';
+  } finally {
+    await page.close();
+  }
+}
+
+/** What Keycloak shows for a link it will not follow. */
+const INVALID_LINK = /Action expired|expired|invalid/i;
+
+describe('an invited colleague', () => {
+  it('opens the link of the captured e-mail, completes its actions, is accepted within 5 s through the extension, and its token carries the role', async () => {
+    const email = `colleague@${tenant.slug}.example`;
+    const invitation = await invite(email, ['billing']);
+    const [mail] = await eventually(async () => {
+      const mails = await capturedMail(email);
+      return mails.length > 0 ? mails : undefined;
+    }, 10_000, 'the invitation e-mail');
+    const [link] = actionLinks(mail!);
+    expect(link).toBe(invitation.invite_url);
+
+    const { page } = browser;
+    await page.goto(link!);
+    await expect.poll(() => page.textContent('body')).toContain('Perform the following action(s)');
+    await page.screenshot({ path: resolve(screenshots, 'invitation-01-link.png') });
+    await page.click('text=Click here to proceed');
+    await page.fill('#password-new', TEST_PASSWORD);
+    await page.fill('#password-confirm', TEST_PASSWORD);
+    await page.click('[type=submit]');
+    const completedAt = Date.now();
+    await expect.poll(() => page.textContent('body')).toContain('Your account has been updated');
+
+    const user = await keycloakUser(email);
+    const accepted = await eventually(async () => {
+      const current = await invitationOf(invitation.id);
+      return current.state === 'accepted' ? current : undefined;
+    }, 5_000, 'the invitation accepted');
+    expect(Date.now() - completedAt).toBeLessThan(5_000);
+    expect(accepted.accepted_user_id).toBe(user!.id);
+    // Accepted through the extension's report, before any token was asked for.
+    expect((await acceptedEvents()).find((e) => e.target_id === invitation.id)?.metadata).toMatchObject({ via: 'link', user_id: user!.id });
+
+    await page.click('text=Back to Application');
+    await page.waitForURL((url) => url.href.startsWith(demoApp.url));
+    const tokens = await signIn(page, demoApp.url, email, tenant.slug);
+    await page.screenshot({ path: resolve(screenshots, 'invitation-02-demo-app.png'), fullPage: true });
+    expect(claimsOf(tokens.access_token)).toMatchObject({
+      tenant_id: tenant.id,
+      tenant_slug: tenant.slug,
+      org_roles: ['billing'],
+      permissions: [],
+      membership_status: 'active',
+      claims_source: 'registry',
+    });
+    // The used link opens nothing now.
+    expect(await openFresh(link!)).toMatch(INVALID_LINK);
+  });
+});
+
+describe("a link Keycloak does not follow shows Keycloak's invalid-link page", () => {
+  it('the link of a resent invitation (the new one works), of a revoked one, and a tampered one; none joins anything', async () => {
+    const resentEmail = `resent@${tenant.slug}.example`;
+    const first = await invite(resentEmail, ['MEMBER']);
+    expect(await openFresh(first.invite_url)).toContain('Perform the following action(s)');
+    const resent = await stack.service.request('POST', `/v1/invitations/${first.id}/resend`);
+    expect(resent.status).toBe(200);
+    expect(await openFresh(first.invite_url, 'invitation-03-superseded.png')).toMatch(INVALID_LINK);
+    expect(await openFresh(resent.body.invite_url)).toContain('Perform the following action(s)');
+
+    const revoked = await invite(`revoked@${tenant.slug}.example`, ['MEMBER']);
+    expect((await stack.service.request('POST', `/v1/invitations/${revoked.id}/revoke`)).status).toBe(200);
+    expect(await openFresh(revoked.invite_url, 'invitation-04-revoked.png')).toMatch(INVALID_LINK);
+
+    // The resent invitation's token rewritten to name the revoked invitation: its signature no longer holds.
+    const key = new URL(resent.body.invite_url).searchParams.get('key')!;
+    const [header, payload, signature] = key.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forged = { ...claims, tr_invitation: revoked.id, eml: `revoked@${tenant.slug}.example` };
+    const tampered = new URL(resent.body.invite_url);
+    tampered.searchParams.set('key', [header, Buffer.from(JSON.stringify(forged)).toString('base64url'), signature].join('.'));
+    expect(await openFresh(tampered.href, 'invitation-05-tampered.png')).toMatch(INVALID_LINK);
+
+    expect((await invitationOf(first.id)).state).toBe('pending');
+    expect((await invitationOf(revoked.id)).state).toBe('revoked');
+    const members = (await stack.service.request('GET', `/v1/tenants/${tenant.id}/members?status=active`)).body.items as { email: string }[];
+    expect(members.map((m) => m.email)).not.toContain(`revoked@${tenant.slug}.example`);
+    expect(members.map((m) => m.email)).not.toContain(resentEmail);
+  });
+});
