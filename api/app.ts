@@ -21,6 +21,7 @@ import { postgresStores } from '../store/postgresStores.ts';
 import { cachedReadiness } from './readinessChecks.ts';
 import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
+import { domainChecksOf } from '../platform/domainChecksOf.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -54,6 +55,7 @@ function completeContext(deps: AppDependencies): AppContext {
     effects,
     tenantActorSignals: deps.tenantActors,
     users: deps.identityProvider,
+    domainChecks: domainChecksOf(deps.settings),
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },

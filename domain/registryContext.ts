@@ -2,6 +2,7 @@ import type { ChangeEffects } from './changeEffects/changeEffects.ts';
 import type { RegistryStores } from './registryStores.ts';
 import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
 import type { UserDirectory } from './members/userDirectory.ts';
+import type { DomainChecks } from './domains/verifyDomain.ts';
 
 /**
  * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
@@ -14,4 +15,6 @@ export interface RegistryContext {
   tenantActorSignals?: TenantActorSignals;
   /** The identity provider's users (a new member is made of one); absent where no provider is configured. */
   users?: UserDirectory;
+  /** Domains' TXT look-ups (DNS_SERVERS) and their times; absent where none is configured. */
+  domainChecks?: DomainChecks;
 }

@@ -8,6 +8,7 @@ import type { InviteLedger } from './provisioning/inviteLedger.ts';
 import type { RoleRepository } from './roles/roleRepository.ts';
 import type { MemberRepository } from './members/memberRepository.ts';
 import type { InvitationRepository } from './invitations/invitationRepository.ts';
+import type { DomainRepository } from './domains/domainRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -21,4 +22,5 @@ export interface RegistryStores {
   roles: RoleRepository;
   members: MemberRepository;
   invitations: InvitationRepository;
+  domains: DomainRepository;
 }

@@ -78,6 +78,8 @@ export interface IdentityProvider extends UserDirectory {
    * member of several), or a new one with the invite's required actions and this tenant as its home tenant.
    */
   ensureInvitedUser(tenant: TenantRef, email: string): Promise<{ userId: string }>;
+  /** Sets the tenant's organization's domains to these, each marked verified (the registry verified them). */
+  setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */
   listTenantUserIds(tenantId: string): Promise<string[]>;
   /** The organizations a user belongs to. Unknown user: empty list. */

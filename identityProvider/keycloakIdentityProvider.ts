@@ -179,6 +179,18 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     return { userId: user.id, email: user.email ?? user.username ?? '', name: [user.firstName, user.lastName].filter(Boolean).join(' ') };
   }
 
+  /**
+   * Keycloak keeps an organization's domains in its representation: read it, replace the domains (each verified),
+   * write it back. A name another organization holds is Keycloak's 409, a `rejected` failure.
+   */
+  async setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void> {
+    const organizationId = await this.#organizationIdOf(tenant.tenantId);
+    if (!organizationId) throw new IdpError('rejected', `Keycloak has no organization of tenant ${tenant.tenantId}`, 404);
+    const organization = await this.#call('read organization', () => this.#client.organizations.findOne({ id: organizationId }));
+    const next = { ...organization, domains: domains.map((name) => ({ name, verified: true })) };
+    await this.#call('update organization domains', () => this.#client.organizations.updateById({ id: organizationId }, next));
+  }
+
   async listTenantUserIds(tenantId: string): Promise<string[]> {
     const organizationId = await this.#organizationIdOf(tenantId);
     if (!organizationId) return [];

@@ -30,6 +30,7 @@ import {
   membershipsOfUser,
   organizationOfTenant,
   pingTables,
+  replaceOrganizationDomains,
   replaceUserAttributes,
   takeFault,
   userAttributes,
@@ -168,6 +169,14 @@ export class SimulatedIdentityProvider implements IdentityProvider {
       const row = await userById(sql, userId);
       if (!row) return undefined;
       return { userId, email: row.email, name: [row.first_name, row.last_name].filter(Boolean).join(' ') };
+    });
+  }
+
+  setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void> {
+    return this.#run('organization', { slugs: [tenant.slug] }, async (sql) => {
+      const organizationId = await organizationOfTenant(sql, tenant.tenantId);
+      if (!organizationId) throw notFound('organization');
+      await replaceOrganizationDomains(sql, organizationId, domains.map((name) => ({ name, verified: true })));
     });
   }
 

@@ -102,6 +102,14 @@ const Settings = z.object({
    * The only hosts audit streams may point at (comma-separated names or addresses), whatever they resolve to; empty:
    * any host whose addresses are public (no loopback, private, link-local, reserved or metadata address).
    */
+  /** Where domains' TXT records are looked up (`host:port`, comma-separated); empty: the system's resolvers. */
+  DNS_SERVERS: optionalText.transform((v) => v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []),
+  /** Bound on one DNS try (two tries a server). */
+  DNS_TIMEOUT_MS: integer(2_000),
+  /** How long a pending domain is looked for before it fails. */
+  DOMAIN_VERIFICATION_WINDOW_HOURS: integer(72),
+  /** How often a verified domain's record is looked up again. */
+  DOMAIN_RECHECK_HOURS: integer(24),
   AUDIT_STREAM_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
   /** Bound on one delivery POST of an audit stream. */
   AUDIT_STREAM_TIMEOUT_MS: integer(5_000),

@@ -11,6 +11,7 @@ import { PostgresInviteLedger } from './postgresInviteLedger.ts';
 import { PostgresRoleRepository } from './postgresRoleRepository.ts';
 import { PostgresMemberRepository } from './postgresMemberRepository.ts';
 import { PostgresInvitationRepository } from './postgresInvitationRepository.ts';
+import { PostgresDomainRepository } from './postgresDomainRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -25,5 +26,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     roles: new PostgresRoleRepository(orm),
     members: new PostgresMemberRepository(orm),
     invitations: new PostgresInvitationRepository(orm),
+    domains: new PostgresDomainRepository(orm),
   };
 }

@@ -180,6 +180,11 @@ export async function userWithAddress(sql: Sql, address: string): Promise<string
   return rows[0]?.id;
 }
 
+/** Sets the organization's domains, as Keycloak's organization representation lists them. */
+export async function replaceOrganizationDomains(sql: Sql, organizationId: string, domains: { name: string; verified: boolean }[]): Promise<void> {
+  await run(sql, 'replace_organization_domains', 'update idp_sim_organizations set domains = $2::jsonb where id = $1', [organizationId, JSON.stringify(domains)]);
+}
+
 export async function pingTables(sql: Sql): Promise<void> {
   await run(sql, 'ping', 'select 1', []);
 }

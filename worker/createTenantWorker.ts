@@ -12,6 +12,7 @@ import { postgresStores } from '../store/postgresStores.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
+import type { DomainChecks } from '../domain/domains/verifyDomain.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -80,6 +81,8 @@ export interface TenantWorkerOptions {
   secretBox: SecretBox;
   /** TRIAL_REMINDER_DAYS */
   trialReminderDays?: number;
+  /** Domains' TXT look-ups and their times (DNS_SERVERS, DOMAIN_*); absent, the actor checks no domain. */
+  domainChecks?: DomainChecks;
   metrics?: WorkerMetrics;
   /** Where waiting for Temporal at start is reported. */
   log?: Logger;
@@ -87,7 +90,7 @@ export interface TenantWorkerOptions {
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
 export function workerActivities(
-  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics'>,
+  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks'>,
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
@@ -100,6 +103,7 @@ export function workerActivities(
           ? options.idp
           : pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
       trialReminderDays: options.trialReminderDays,
+      domainChecks: options.domainChecks,
       metrics: options.metrics,
     }),
     ...createAuditStreamActivities({

@@ -1,3 +1,4 @@
+import { domainChecksOf } from '../platform/domainChecksOf.ts';
 import { Runtime } from '@temporalio/worker';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -31,6 +32,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     auditStreamAllowedHosts: options.settings.AUDIT_STREAM_ALLOWED_HOSTS,
     secretBox: options.secretBox,
     trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
+    domainChecks: domainChecksOf(options.settings),
   });
   const running = worker.run();
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');

@@ -8,6 +8,7 @@ import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import type { OperatorRequest } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
+import { checkDomain, type DomainChecks } from '../../domain/domains/verifyDomain.ts';
 import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
 import { planProvisioningInvitation } from '../../domain/invitations/provisioningInvitation.ts';
 import { TENANT_ADMIN_ROLE } from '../../domain/members/tenantAdminRole.ts';
@@ -33,7 +34,10 @@ import { isStoreUnreachable } from '../../store/storeUnreachable.ts';
 import { pushedMembershipOf } from './pushedMembership.ts';
 
 /** An event on the actor's timeline: the tenant's lifecycle, and the expiry of each pending invitation. */
-export type ActorTimelineEvent = LifecycleEvent | { kind: 'invitation_expired'; invitationId: string; at: number };
+export type ActorTimelineEvent =
+  | LifecycleEvent
+  | { kind: 'invitation_expired'; invitationId: string; at: number }
+  | { kind: 'domain_check'; domainId: string; at: number };
 
 /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */
 export interface OutcomeContext {
@@ -73,7 +77,9 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains'>>;
+  /** Domains' TXT look-ups and their times; absent, the actor checks no domain. */
+  domainChecks?: DomainChecks;
   idp: IdentityProvider;
   trialReminderDays?: number;
   metrics?: WorkerMetrics;
@@ -197,6 +203,27 @@ export function createTenantActorActivities(deps: {
       if (written?.result) log.info('invitation expired', { tenantId, invitationId: id });
     }
     return removed;
+  }
+
+  /**
+   * Looks up the TXT record of each of the tenant's domains due at `asOf` and applies what it found; answers whether a
+   * state changed (the actor then syncs the organization's domains itself, so the hand-offs those changes wrote are
+   * done). A resolver that did not answer is logged and the domain tried again later.
+   */
+  async function checkDueDomains(tenantId: string, asOf: number): Promise<boolean> {
+    const domains = stores.domains;
+    if (!domains || !deps.domainChecks) return false;
+    let changed = false;
+    for (const { id, at } of await domains.nextChecks(tenantId)) {
+      if (at.getTime() > asOf) break;
+      const checked = await checkDomain({ domains }, deps.domainChecks, id, SYSTEM_ACTOR, new Date(asOf));
+      if (!checked) continue;
+      if (checked.unavailable) log.warn('DNS resolver did not answer; the domain is checked again later', { tenantId, domainId: id, code: checked.unavailable });
+      metrics?.domainChecks.inc({ outcome: checked.unavailable ? 'resolver_unavailable' : checked.domain.state });
+      if (checked.changed) changed = true;
+      if (checked.handOffs.length > 0) await stores.outbox?.markDelivered(checked.handOffs.map((handOff) => handOff.id));
+    }
+    return changed;
   }
 
   /**
@@ -392,17 +419,50 @@ export function createTenantActorActivities(deps: {
       const invitations = ((await stores.invitations?.pendingExpiries(tenantId)) ?? []).map(
         ({ id, expiresAt }): ActorTimelineEvent => ({ kind: 'invitation_expired', invitationId: id, at: expiresAt.getTime() }),
       );
-      return { status: tenant.status, upcoming: [...lifecycle, ...invitations].sort((a, b) => a.at - b.at) };
+      const domains = deps.domainChecks
+        ? ((await stores.domains?.nextChecks(tenantId)) ?? []).map(({ id, at }): ActorTimelineEvent => ({ kind: 'domain_check', domainId: id, at: at.getTime() }))
+        : [];
+      return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains].sort((a, b) => a.at - b.at) };
     },
 
     /**
      * Applies the lifecycle events due at `asOf` (the workflow's time, so a test that skips time is judged by it):
      * idempotent, a repeat appends nothing (see planDueLifecycle).
      */
-    async applyDueLifecycle(tenantId: string, asOf: number): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[] }> {
+    async applyDueLifecycle(
+      tenantId: string,
+      asOf: number,
+    ): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[]; domainsChanged: boolean }> {
       const changed = await stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), reminderDays));
       const membersRemoved = await expireDueInvitations(tenantId, asOf);
-      return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved };
+      const domainsChanged = await checkDueDomains(tenantId, asOf);
+      return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged };
+    },
+
+    /** The tenant's organization's domains set to those it holds verified (the actor's syncDomains command). */
+    async syncOrganizationDomains(tenantId: string): Promise<{ domains: number }> {
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      if (!tenant || !stores.domains) return { domains: 0 };
+      const names = await stores.domains.verifiedNames(tenantId);
+      const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+      await ensureOrganization(ref);
+      await providerStep('domains', () => asActivityFailure(() => idp.setOrganizationDomains(ref, names)));
+      log.info('synced organization domains', { tenantId, domains: names.length });
+      return { domains: names.length };
+    },
+
+    /** Appends idp.domain_sync_failed once per failing streak of the organization's domains (`outcomeId` names it). */
+    async recordDomainSyncFailure(tenantId: string, failure: { kind: string; message: string }, outcomeId: string): Promise<void> {
+      await stores.audit.appendOutcomeOnce(
+        {
+          action: 'idp.domain_sync_failed',
+          tenant_id: tenantId,
+          target_id: tenantId,
+          target_type: 'tenant',
+          metadata: { outcome_id: outcomeId, kind: failure.kind, message: failure.message },
+        },
+        SYSTEM_ACTOR,
+      );
     },
 
     /**

@@ -5,6 +5,7 @@ import { claimsRoutes } from './claims/index.ts';
 import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
+import { domainRoutes } from './domains/index.ts';
 import { invitationRoutes } from './invitations/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
@@ -26,5 +27,6 @@ export const allRoutes = [
   ...roleRoutes,
   ...memberRoutes,
   ...invitationRoutes,
+  ...domainRoutes,
   ...temporalCodecRoutes,
 ];

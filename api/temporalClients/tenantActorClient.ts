@@ -11,6 +11,7 @@ import {
   retryProvisioningSignal,
   sendInvitationAndWaitUpdate,
   sendInvitationSignal,
+  syncDomainsSignal,
   syncMemberSignal,
   tenantActorWorkflowId,
   type OperatorSignalInput,
@@ -44,6 +45,8 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
       return { signal: syncMemberSignal.name, args: [{ user_id: command.userId } satisfies SyncMemberInput] };
     case 'sendInvitation':
       return { signal: sendInvitationSignal.name, args: [{ invitation_id: command.invitationId } satisfies SendInvitationInput] };
+    case 'syncDomains':
+      return { signal: syncDomainsSignal.name, args: [] };
     case 'retryProvisioning':
       return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
     case 'resendInvite':

@@ -18,6 +18,8 @@ export type TenantActorCommand =
    * the tenant's organization, and send the link of the invitation's current secret (once per secret).
    */
   | { kind: 'sendInvitation'; invitationId: string }
+  /** A domain of the tenant was added, checked or removed: its organization gets the verified ones; its timers are read again. */
+  | { kind: 'syncDomains' }
   /** Operator: run provisioning again after a failure. */
   | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
@@ -38,7 +40,7 @@ export interface OperatorRequest {
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 
 /** The commands a change writes to the outbox in its transaction. */
-export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' }>;
+export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' | 'syncDomains' }>;
 
 /** The commands an operator sends. */
 export type OperatorCommand = Extract<TenantActorCommand, { kind: 'retryProvisioning' | 'resendInvite' }>;

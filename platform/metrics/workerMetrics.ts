@@ -7,6 +7,8 @@ export interface WorkerMetrics {
   provisioningOutcomes: Counter<'command' | 'outcome' | 'step' | 'kind'>;
   /** Each identity-provider step of provisioning, and each member sync (`sync_member`), by step and outcome. */
   provisioningStepDuration: Histogram<'step' | 'outcome'>;
+  /** The tenant actors' look-ups of domains' TXT records, by the state they left (or `resolver_unavailable`). */
+  domainChecks: Counter<'outcome'>;
 }
 
 export function createWorkerMetrics(): WorkerMetrics {
@@ -25,6 +27,12 @@ export function createWorkerMetrics(): WorkerMetrics {
       help: "Identity-provider steps of provisioning (organization, user, membership, invite, push_claims) and member syncs (sync_member) by outcome",
       labelNames: ['step', 'outcome'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    domainChecks: new Counter({
+      name: 'tenant_registry_domain_checks_total',
+      help: "Look-ups of domains' TXT records by the tenant actors, by the state they left the domain in, or resolver_unavailable",
+      labelNames: ['outcome'] as const,
       registers: [registry],
     }),
   };

@@ -19,6 +19,7 @@ import { Migration20261127000019RolesAndPermissions } from './Migration202611270
 import { Migration20261128000020Members } from './Migration20261128000020Members.ts';
 import { Migration20261128000021MemberListNotifications } from './Migration20261128000021MemberListNotifications.ts';
 import { Migration20261129000022Invitations } from './Migration20261129000022Invitations.ts';
+import { Migration20261129000023Domains } from './Migration20261129000023Domains.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261128000020Members', class: Migration20261128000020Members },
   { name: 'Migration20261128000021MemberListNotifications', class: Migration20261128000021MemberListNotifications },
   { name: 'Migration20261129000022Invitations', class: Migration20261129000022Invitations },
+  { name: 'Migration20261129000023Domains', class: Migration20261129000023Domains },
 ];

@@ -13,6 +13,7 @@ import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
 import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
+import { domainChecksOf } from '../../platform/domainChecksOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
 
 export interface ActorStack {
@@ -111,6 +112,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           auditStreamTimeoutMs: 2_000,
           auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
           secretBox: testSecretBox(),
+          domainChecks: domainChecksOf(service.deps.settings),
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
       });

@@ -39,6 +39,7 @@ import {
   retryProvisioningSignal,
   sendInvitationAndWaitUpdate,
   sendInvitationSignal,
+  syncDomainsSignal,
   syncMemberSignal,
   type MemberSyncFailure,
   type OperatorSignalInput,
@@ -151,6 +152,7 @@ export class TenantActor {
       this.#invitationOutcomes.delete(command);
       return outcome;
     });
+    setHandler(syncDomainsSignal, () => enqueue({ kind: 'syncDomains' }));
     setHandler(actorStateQuery, () => this.state);
   }
 
@@ -211,6 +213,10 @@ export class TenantActor {
         if (this.#awaitedSends.delete(command)) this.#invitationOutcomes.set(command, outcome);
         return;
       }
+      case 'syncDomains':
+        // Queued syncs collapse into one: each sets the organization's domains as they are now.
+        while (this.#queue[0]?.kind === 'syncDomains') this.#queue.shift();
+        return this.#syncDomains();
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
         const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
@@ -231,6 +237,7 @@ export class TenantActor {
         at: new Date(e.at).toISOString(),
         ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}),
         ...(e.kind === 'invitation_expired' ? { invitationId: e.invitationId } : {}),
+        ...(e.kind === 'domain_check' ? { domainId: e.domainId } : {}),
       })),
     };
   }
@@ -255,8 +262,11 @@ export class TenantActor {
     const dueSyncs = Object.entries(this.state.memberSync ?? {}).filter(([, failure]) => failure.retryAt && Date.parse(failure.retryAt) <= now);
     for (const [userId] of dueSyncs) await this.#syncMemberDurably(userId);
     if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
-    const { claimsChanged, membersRemoved } = await this.#stored('applyDueLifecycle', () => this.#localStore.applyDueLifecycle(this.#input.tenantId, now));
+    const { claimsChanged, membersRemoved, domainsChanged } = await this.#stored('applyDueLifecycle', () =>
+      this.#localStore.applyDueLifecycle(this.#input.tenantId, now),
+    );
     if (claimsChanged) await this.#pushClaimsDurably();
+    if (domainsChanged) await this.#syncDomains();
     // The pending members of expired invitations leave the organization now (their outbox copies follow later).
     for (const userId of membersRemoved ?? []) await this.#syncMemberDurably(userId);
   }
@@ -301,6 +311,22 @@ export class TenantActor {
         const outcomeId = this.#outcomeId(`member-sync:${userId}`);
         await this.#stored('recordMemberSyncFailure', () => this.#localStore.recordMemberSyncFailure(tenantId, userId, failure, outcomeId));
       }
+    }
+  }
+
+  /**
+   * Sets the organization's domains to the tenant's verified ones (the provisioning retry policy for an unavailable
+   * provider). A failure is audited once as idp.domain_sync_failed; the next change of a domain sets them again.
+   */
+  async #syncDomains(): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.syncOrganizationDomains(tenantId);
+    } catch (error) {
+      const failure = { kind: failureKind(error), message: failureMessage(error) };
+      log.warn('organization domains not synced', { tenantId, ...failure });
+      const outcomeId = this.#outcomeId('domains');
+      await this.#stored('recordDomainSyncFailure', () => this.#localStore.recordDomainSyncFailure(tenantId, failure, outcomeId));
     }
   }
 

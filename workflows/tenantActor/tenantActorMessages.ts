@@ -40,10 +40,11 @@ export interface MemberSyncFailure {
 
 /** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
 export interface ScheduledLifecycleEvent {
-  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired';
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired' | 'domain_check';
   at: string;
   product?: string;
   invitationId?: string;
+  domainId?: string;
 }
 
 export interface TenantActorInput {
@@ -93,4 +94,6 @@ export interface SendInvitationInput {
 export const sendInvitationSignal = defineSignal<[SendInvitationInput]>('sendInvitation');
 /** The same, waiting for the outcome: the API's invitation creation and resend use it through update-with-start. */
 export const sendInvitationAndWaitUpdate = defineUpdate<InvitationSendOutcome, [SendInvitationInput]>('sendInvitationAndWait');
+/** A domain of the tenant changed: set its organization's verified domains, and read the timers again. */
+export const syncDomainsSignal = defineSignal<[]>('syncDomains');
 export const actorStateQuery = defineQuery<TenantActorState>('state');
