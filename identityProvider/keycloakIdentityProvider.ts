@@ -35,6 +35,7 @@ const MEMBERS_PAGE_SIZE = 100;
  * unique per slug, and can never match a real e-mail address in Keycloak's domain-based organization login.
  */
 const PLACEHOLDER_DOMAIN_SUFFIX = 'tenants.invalid';
+const placeholderDomainOf = (tenant: TenantRef) => ({ name: `${tenant.slug}.${PLACEHOLDER_DOMAIN_SUFFIX}`, verified: false });
 
 export type KeycloakIdentityProviderOptions = {
   /** Clock of the token cache (ms since the epoch). */
@@ -69,7 +70,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
           name: tenant.name,
           alias: tenant.slug,
           enabled: true,
-          domains: [{ name: `${tenant.slug}.${PLACEHOLDER_DOMAIN_SUFFIX}`, verified: false }],
+          domains: [placeholderDomainOf(tenant)],
           attributes: { tenant_id: [tenant.tenantId] },
         }),
       );
@@ -181,13 +182,15 @@ export class KeycloakIdentityProvider implements IdentityProvider {
 
   /**
    * Keycloak keeps an organization's domains in its representation: read it, replace the domains (each verified),
-   * write it back. A name another organization holds is Keycloak's 409, a `rejected` failure.
+   * write it back; without a verified one the organization keeps its placeholder, as Keycloak wants one at least. A
+   * name another organization holds is Keycloak's 409, a `rejected` failure.
    */
   async setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void> {
     const organizationId = await this.#organizationIdOf(tenant.tenantId);
     if (!organizationId) throw new IdpError('rejected', `Keycloak has no organization of tenant ${tenant.tenantId}`, 404);
     const organization = await this.#call('read organization', () => this.#client.organizations.findOne({ id: organizationId }));
-    const next = { ...organization, domains: domains.map((name) => ({ name, verified: true })) };
+    const verified = domains.map((name) => ({ name, verified: true }));
+    const next = { ...organization, domains: verified.length > 0 ? verified : [placeholderDomainOf(tenant)] };
     await this.#call('update organization domains', () => this.#client.organizations.updateById({ id: organizationId }, next));
   }
 

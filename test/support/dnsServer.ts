@@ -20,8 +20,6 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-/** The zones it answers for alone: a name there without a record is NXDOMAIN, never a question for someone else. */
-const LOCAL_ZONES = ['test', 'example'];
 
 async function dnsmasqPath(): Promise<string> {
   for (const path of ['/usr/sbin/dnsmasq', '/usr/bin/dnsmasq']) {
@@ -62,7 +60,8 @@ export async function startDnsServer(): Promise<DnsServer> {
       'no-hosts',
       'no-poll',
       'user=root',
-      ...LOCAL_ZONES.map((zone) => `local=/${zone}/`),
+      // Every name is its own to answer: one without a record is NXDOMAIN, never a question for someone else.
+      'local=/#/',
       ...[...records].flatMap(([name, values]) => values.map((value) => `txt-record=${name},"${value.replace(/"/g, '\\"')}"`)),
     ];
     await writeFile(config, `${lines.join('\n')}\n`);
