@@ -22,6 +22,7 @@ import { cachedReadiness } from './readinessChecks.ts';
 import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
+import { ssoIssuerDiscovery } from './sso/ssoIssuerDiscovery.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -56,6 +57,11 @@ function completeContext(deps: AppDependencies): AppContext {
     tenantActorSignals: deps.tenantActors,
     users: deps.identityProvider,
     domainChecks: domainChecksOf(deps.settings),
+    issuerDiscovery: ssoIssuerDiscovery({
+      allowedHosts: deps.settings.SSO_ISSUER_ALLOWED_HOSTS,
+      resolveHost: deps.resolveHost ?? systemHostResolver(deps.settings.SSO_DISCOVERY_TIMEOUT_MS),
+      timeoutMs: deps.settings.SSO_DISCOVERY_TIMEOUT_MS,
+    }),
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },

@@ -3,6 +3,7 @@ import type { RegistryStores } from './registryStores.ts';
 import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
 import type { UserDirectory } from './members/userDirectory.ts';
 import type { DomainChecks } from './domains/verifyDomain.ts';
+import type { IssuerDiscovery } from './sso/issuerDiscovery.ts';
 
 /**
  * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
@@ -17,4 +18,6 @@ export interface RegistryContext {
   users?: UserDirectory;
   /** Domains' TXT look-ups (DNS_SERVERS) and their times; absent where none is configured. */
   domainChecks?: DomainChecks;
+  /** Reads an SSO connection's issuer's discovery document (SSO_ISSUER_ALLOWED_HOSTS); absent where none is configured. */
+  issuerDiscovery?: IssuerDiscovery;
 }

@@ -9,6 +9,7 @@ import type { RoleRepository } from './roles/roleRepository.ts';
 import type { MemberRepository } from './members/memberRepository.ts';
 import type { InvitationRepository } from './invitations/invitationRepository.ts';
 import type { DomainRepository } from './domains/domainRepository.ts';
+import type { SsoConnectionRepository } from './sso/ssoConnectionRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -23,4 +24,5 @@ export interface RegistryStores {
   members: MemberRepository;
   invitations: InvitationRepository;
   domains: DomainRepository;
+  ssoConnections: SsoConnectionRepository;
 }

@@ -29,6 +29,20 @@ export interface InviteLink {
   sendEmail: boolean;
 }
 
+/** An SSO connection as the provider's identity provider is made of it. */
+export interface SsoProvider {
+  alias: string;
+  issuer: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  jwksUrl: string;
+  userInfoUrl: string | null;
+  clientId: string;
+  clientSecret: string;
+  domains: string[];
+  enabled: boolean;
+}
+
 export interface TenantRef {
   tenantId: string;
   slug: string;
@@ -80,6 +94,13 @@ export interface IdentityProvider extends UserDirectory {
   ensureInvitedUser(tenant: TenantRef, email: string): Promise<{ userId: string }>;
   /** Sets the tenant's organization's domains to these, each marked verified (the registry verified them). */
   setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void>;
+  /**
+   * Makes the tenant's organization's OIDC identity provider `provider.alias` match the SSO connection: made or
+   * updated, linked to the organization with its domains so a user at one of them is sent to it, enabled or not.
+   */
+  putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void>;
+  /** Deletes the identity provider (gone already is success). */
+  removeSsoProvider(alias: string): Promise<void>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */
   listTenantUserIds(tenantId: string): Promise<string[]>;
   /** The organizations a user belongs to. Unknown user: empty list. */

@@ -12,6 +12,7 @@ import {
   type IdentityProvider,
   type IdpMembership,
   type InviteLink,
+  type SsoProvider,
   type PushedMembership,
   type TenantRef,
 } from './identityProvider.ts';
@@ -22,6 +23,7 @@ import {
   actionLink,
   addMembership,
   completeRequiredActions,
+  deleteIdentityProvider,
   deleteMembership,
   insertEmail,
   insertOrganization,
@@ -30,6 +32,7 @@ import {
   membershipsOfUser,
   organizationOfTenant,
   pingTables,
+  putIdentityProvider,
   replaceOrganizationDomains,
   replaceUserAttributes,
   takeFault,
@@ -178,6 +181,20 @@ export class SimulatedIdentityProvider implements IdentityProvider {
       if (!organizationId) throw notFound('organization');
       await replaceOrganizationDomains(sql, organizationId, domains.map((name) => ({ name, verified: true })));
     });
+  }
+
+  putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void> {
+    return this.#run('organization', { slugs: [tenant.slug] }, async (sql) => {
+      const organizationId = await organizationOfTenant(sql, tenant.tenantId);
+      if (!organizationId) throw notFound('organization');
+      const { alias, enabled, clientSecret: _secret, ...config } = provider;
+      // The simulator keeps what Keycloak would show an administrator: not the client's secret.
+      await putIdentityProvider(sql, { alias, organizationId, enabled, config });
+    });
+  }
+
+  removeSsoProvider(alias: string): Promise<void> {
+    return this.#run('organization', {}, (sql) => deleteIdentityProvider(sql, alias));
   }
 
   listTenantUserIds(tenantId: string): Promise<string[]> {

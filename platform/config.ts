@@ -102,6 +102,10 @@ const Settings = z.object({
    * The only hosts audit streams may point at (comma-separated names or addresses), whatever they resolve to; empty:
    * any host whose addresses are public (no loopback, private, link-local, reserved or metadata address).
    */
+  /** Hosts an SSO connection's issuer may be at, whatever they resolve to; empty: any host of public addresses only. */
+  SSO_ISSUER_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
+  /** Bound on reading an SSO issuer's discovery document. */
+  SSO_DISCOVERY_TIMEOUT_MS: integer(5_000),
   /** Where domains' TXT records are looked up (`host:port`, comma-separated); empty: the system's resolvers. */
   DNS_SERVERS: optionalText.transform((v) => v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []),
   /** Bound on one DNS try (two tries a server). */

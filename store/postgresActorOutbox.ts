@@ -34,6 +34,7 @@ export async function enqueueActorCommands(sql: Sql, tenantIds: string[], comman
 function outboxPayload(command: OutboxCommand): string | null {
   if (command.kind === 'syncMember') return JSON.stringify({ user_id: command.userId });
   if (command.kind === 'sendInvitation') return JSON.stringify({ invitation_id: command.invitationId });
+  if (command.kind === 'syncSso') return JSON.stringify({ connection_id: command.connectionId });
   return null;
 }
 
@@ -41,12 +42,14 @@ function outboxPayload(command: OutboxCommand): string | null {
 interface OutboxPayload {
   user_id?: string;
   invitation_id?: string;
+  connection_id?: string;
 }
 
 /** The command of an outbox row. */
 function outboxCommand(kind: OutboxCommand['kind'], payload: OutboxPayload | null): OutboxCommand {
   if (kind === 'syncMember') return { kind, userId: payload?.user_id ?? '' };
   if (kind === 'sendInvitation') return { kind, invitationId: payload?.invitation_id ?? '' };
+  if (kind === 'syncSso') return { kind, connectionId: payload?.connection_id ?? '' };
   return { kind };
 }
 

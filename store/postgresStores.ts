@@ -12,6 +12,7 @@ import { PostgresRoleRepository } from './postgresRoleRepository.ts';
 import { PostgresMemberRepository } from './postgresMemberRepository.ts';
 import { PostgresInvitationRepository } from './postgresInvitationRepository.ts';
 import { PostgresDomainRepository } from './postgresDomainRepository.ts';
+import { PostgresSsoConnectionRepository } from './postgresSsoConnectionRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -27,5 +28,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     members: new PostgresMemberRepository(orm),
     invitations: new PostgresInvitationRepository(orm),
     domains: new PostgresDomainRepository(orm),
+    ssoConnections: new PostgresSsoConnectionRepository(orm, secrets),
   };
 }

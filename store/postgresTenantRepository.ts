@@ -1,3 +1,4 @@
+import type { StoredTenantSettings } from '../domain/tenants/tenantSettings.ts';
 import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
 import type { TenantLookup } from '../domain/claimsLookup.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
@@ -20,7 +21,7 @@ import { isUuid } from './uuidShape.ts';
 
 const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
-  sales_owner, admin_email, admin_name, created_at, updated_at`;
+  sales_owner, admin_email, admin_name, settings, created_at, updated_at`;
 
 /** Each field of a tenant record and its column, for the update of a change. */
 const TENANT_COLUMN_OF: { readonly [F in keyof TenantRecord]: string } = {
@@ -39,6 +40,7 @@ const TENANT_COLUMN_OF: { readonly [F in keyof TenantRecord]: string } = {
   salesOwner: 'sales_owner',
   adminEmail: 'admin_email',
   adminName: 'admin_name',
+  settings: 'settings',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
@@ -62,6 +64,7 @@ interface TenantRow {
   sales_owner: string | null;
   admin_email: string | null;
   admin_name: string | null;
+  settings: StoredTenantSettings | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -82,6 +85,7 @@ const tenantRowToRecord = (r: TenantRow): TenantRecord => ({
   salesOwner: r.sales_owner,
   adminEmail: r.admin_email,
   adminName: r.admin_name,
+  settings: r.settings ?? {},
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });

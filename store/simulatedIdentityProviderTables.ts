@@ -185,6 +185,21 @@ export async function replaceOrganizationDomains(sql: Sql, organizationId: strin
   await run(sql, 'replace_organization_domains', 'update idp_sim_organizations set domains = $2::jsonb where id = $1', [organizationId, JSON.stringify(domains)]);
 }
 
+/** An organization's identity provider, made or replaced. */
+export async function putIdentityProvider(sql: Sql, idp: { alias: string; organizationId: string; enabled: boolean; config: object }): Promise<void> {
+  await run(
+    sql,
+    'put_identity_provider',
+    `insert into idp_sim_identity_providers (alias, organization_id, config, enabled) values ($1, $2, $3::jsonb, $4)
+     on conflict (alias) do update set organization_id = excluded.organization_id, config = excluded.config, enabled = excluded.enabled`,
+    [idp.alias, idp.organizationId, JSON.stringify(idp.config), idp.enabled],
+  );
+}
+
+export async function deleteIdentityProvider(sql: Sql, alias: string): Promise<void> {
+  await run(sql, 'delete_identity_provider', 'delete from idp_sim_identity_providers where alias = $1', [alias]);
+}
+
 export async function pingTables(sql: Sql): Promise<void> {
   await run(sql, 'ping', 'select 1', []);
 }

@@ -9,6 +9,7 @@ import type { OperatorRequest } from '../../domain/tenantActor/tenantActorComman
 import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { checkDomain, type DomainChecks } from '../../domain/domains/verifyDomain.ts';
+import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
 import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
 import { planProvisioningInvitation } from '../../domain/invitations/provisioningInvitation.ts';
 import { TENANT_ADMIN_ROLE } from '../../domain/members/tenantAdminRole.ts';
@@ -77,7 +78,7 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections'>>;
   /** Domains' TXT look-ups and their times; absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
   idp: IdentityProvider;
@@ -451,18 +452,54 @@ export function createTenantActorActivities(deps: {
       return { domains: names.length };
     },
 
-    /** Appends idp.domain_sync_failed once per failing streak of the organization's domains (`outcomeId` names it). */
-    async recordDomainSyncFailure(tenantId: string, failure: { kind: string; message: string }, outcomeId: string): Promise<void> {
+    /**
+     * Appends idp.domain_sync_failed or idp.sso_sync_failed once per failing streak of a sync of the organization's
+     * domains or of an SSO connection's identity provider (`outcomeId` names it).
+     */
+    async recordProviderSyncFailure(tenantId: string, what: 'domain' | 'sso', failure: { kind: string; message: string }, outcomeId: string, targetId?: string): Promise<void> {
       await stores.audit.appendOutcomeOnce(
         {
-          action: 'idp.domain_sync_failed',
+          action: `idp.${what}_sync_failed`,
           tenant_id: tenantId,
-          target_id: tenantId,
-          target_type: 'tenant',
+          target_id: targetId ?? tenantId,
+          target_type: what === 'sso' ? 'sso_connection' : 'tenant',
           metadata: { outcome_id: outcomeId, kind: failure.kind, message: failure.message },
         },
         SYSTEM_ACTOR,
       );
+    },
+
+    /**
+     * The SSO connection's identity provider made to match it (the actor's syncSso): made or updated and linked to the
+     * tenant's organization, enabled while the connection is active; deleted when the connection is gone.
+     */
+    async syncSsoProvider(tenantId: string, connectionId: string): Promise<{ provider: 'put' | 'removed' }> {
+      const connection = await stores.ssoConnections?.find(connectionId);
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      if (!connection || !tenant) {
+        await providerStep('sso', () => asActivityFailure(() => idp.removeSsoProvider(ssoAliasOf(connectionId))));
+        return { provider: 'removed' };
+      }
+      const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+      await ensureOrganization(ref);
+      await providerStep('sso', () =>
+        asActivityFailure(() =>
+          idp.putSsoProvider(ref, {
+            alias: connection.idpAlias,
+            issuer: connection.issuer,
+            authorizationUrl: connection.endpoints.authorizationEndpoint,
+            tokenUrl: connection.endpoints.tokenEndpoint,
+            jwksUrl: connection.endpoints.jwksUri,
+            userInfoUrl: connection.endpoints.userinfoEndpoint,
+            clientId: connection.clientId,
+            clientSecret: connection.clientSecret,
+            domains: connection.domains,
+            enabled: connection.state === 'active',
+          }),
+        ),
+      );
+      log.info('synced SSO identity provider', { tenantId, connectionId, alias: connection.idpAlias, state: connection.state });
+      return { provider: 'put' };
     },
 
     /**

@@ -2,7 +2,7 @@
 
 export type DiscoveryDocument = { issuer: string; jwks_uri: string };
 
-function discoveryUrl(issuer: string): string {
+export function discoveryUrl(issuer: string): string {
   // OIDC Discovery 1.0 §4: the well-known path is appended after removing any trailing slash of the issuer.
   return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }

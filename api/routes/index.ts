@@ -6,6 +6,7 @@ import { entitlementRoutes } from './entitlements/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
 import { domainRoutes } from './domains/index.ts';
+import { ssoConnectionRoutes } from './ssoConnections/index.ts';
 import { invitationRoutes } from './invitations/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
@@ -28,5 +29,6 @@ export const allRoutes = [
   ...memberRoutes,
   ...invitationRoutes,
   ...domainRoutes,
+  ...ssoConnectionRoutes,
   ...temporalCodecRoutes,
 ];

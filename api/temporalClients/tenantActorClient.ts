@@ -13,12 +13,14 @@ import {
   sendInvitationSignal,
   syncDomainsSignal,
   syncMemberSignal,
+  syncSsoSignal,
   tenantActorWorkflowId,
   type OperatorSignalInput,
   type InvitationSendOutcome,
   type ProvisioningOutcome,
   type SendInvitationInput,
   type SyncMemberInput,
+  type SyncSsoInput,
 } from '../../workflows/tenantActor/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActor/tenantActorWorkflow.ts';
 import type { CheckResult } from '../readinessChecks.ts';
@@ -47,6 +49,8 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
       return { signal: sendInvitationSignal.name, args: [{ invitation_id: command.invitationId } satisfies SendInvitationInput] };
     case 'syncDomains':
       return { signal: syncDomainsSignal.name, args: [] };
+    case 'syncSso':
+      return { signal: syncSsoSignal.name, args: [{ connection_id: command.connectionId } satisfies SyncSsoInput] };
     case 'retryProvisioning':
       return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
     case 'resendInvite':

@@ -5,7 +5,8 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { InvitationCreate } from '../schemas/invitations.ts';
 import { invitationAuditEvent } from './invitationAuditEvent.ts';
 import { newLinkNonce } from './invitationLink.ts';
-import { DEFAULT_INVITATION_EXPIRY_DAYS, DEFAULT_INVITED_ROLE, type InvitationRecord } from './invitationRecord.ts';
+import type { InvitationRecord } from './invitationRecord.ts';
+import { tenantSettingsOf, type TenantSettings } from '../tenants/tenantSettings.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -16,26 +17,27 @@ export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.
 /**
  * The invitation rule (SPEC-EXTENSIONS §8): a pending invitation of the same address to the tenant is answered again
  * and nothing is sent; an address that is already a member's (active, inactive, or pending through another way in)
- * is 409; the roles must be the tenant's (400), default MEMBER. A new invitation is pending, its first send requested
+ * is 409; the roles must be the tenant's (400), default the tenant's default role (MEMBER unless set), the days its setting (7). A new invitation is pending, its first send requested
  * now (the actor sends it: `send`), and `invitation.created` says with which roles and until when.
  */
 export function planInvitation(
   id: string,
   body: InvitationCreate,
   invitedBy: string,
+  settings: TenantSettings,
   facts: InvitationChangeFacts,
   now: Date,
 ): InvitationChange<{ invitation: InvitationRecord; created: boolean }> {
   if (facts.invitation) return { result: { invitation: facts.invitation, created: false } };
   if (facts.member) throw conflict(`${body.email} is already a member of this tenant (${facts.member.status})`);
-  const { roles } = grantedRoles(body.roles ?? [DEFAULT_INVITED_ROLE], facts.knownRoles);
+  const { roles } = grantedRoles(body.roles ?? [settings.default_role], facts.knownRoles);
   const invitation: InvitationRecord = {
     id,
     tenantId: facts.tenantId,
     email: body.email,
     roles,
     state: 'pending',
-    expiresAt: new Date(now.getTime() + (body.expires_in_days ?? DEFAULT_INVITATION_EXPIRY_DAYS) * DAY_MS),
+    expiresAt: new Date(now.getTime() + (body.expires_in_days ?? settings.invitation_expiry_days) * DAY_MS),
     invitedBy,
     sendEmail: body.send_email ?? true,
     sendCount: 1,
@@ -69,9 +71,12 @@ export async function createInvitation(
   meta: RequestMeta,
 ): Promise<{ invitation: InvitationRecord; created: boolean; inviteUrl?: string }> {
   const id = crypto.randomUUID();
-  const roles = body.roles ?? [DEFAULT_INVITED_ROLE];
+  const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+  if (!tenant) throw notFound('tenant');
+  const settings = tenantSettingsOf(tenant.settings);
+  const roles = body.roles ?? [settings.default_role];
   const written = await stores.invitations.change({ by: 'email', tenantId, email: body.email }, meta, roles, (facts, now) =>
-    planInvitation(id, body, inviterOf(meta), facts, now),
+    planInvitation(id, body, inviterOf(meta), settings, facts, now),
   );
   if (!written) throw notFound('tenant');
   if (!written.send) return written.result;

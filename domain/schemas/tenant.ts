@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CalendarDate, DateTime, EmailAddress, queryInteger, Slug, Uuid } from './common.ts';
+import { RoleSlug } from './roles.ts';
+import { INVITATION_MAX_EXPIRY_DAYS } from './invitations.ts';
 
 export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
 export const TENANT_KINDS = ['customer', 'demo'] as const;
@@ -7,6 +9,13 @@ export const TenantStatus = z.enum(TENANT_STATUSES);
 export const TenantKind = z.enum(TENANT_KINDS);
 export type TenantStatus = z.infer<typeof TenantStatus>;
 export type TenantKind = z.infer<typeof TenantKind>;
+
+export const TenantSettings = z
+  .object({
+    default_role: z.string().meta({ description: 'the role an invitation or a first SSO sign-in gives by default (MEMBER unless set)' }),
+    invitation_expiry_days: z.int().meta({ description: "an invitation's days when it names none (7 unless set)" }),
+  })
+  .meta({ id: 'TenantSettings' });
 
 export const Tenant = z
   .object({
@@ -22,6 +31,7 @@ export const Tenant = z
     contract_start: CalendarDate.nullable().optional(),
     contract_end: CalendarDate.nullable().optional(),
     sales_owner: z.string().optional(),
+    settings: TenantSettings,
     created_at: DateTime,
     updated_at: DateTime,
   })
@@ -98,8 +108,16 @@ export const TenantPage = z
   })
   .meta({ id: 'TenantPage' });
 
+export const TenantSettingsPatch = z
+  .strictObject({
+    default_role: RoleSlug.optional().meta({ description: 'a role the tenant has (its own or shared; 400 for any other): what an invitation or an SSO member gets by default' }),
+    invitation_expiry_days: z.int().min(1).max(INVITATION_MAX_EXPIRY_DAYS).optional().meta({ description: "an invitation's days when it names none" }),
+  })
+  .meta({ id: 'TenantSettingsPatch', description: 'the settings to change; the others stay' });
+
 export const TenantPatch = z
   .strictObject({
+    settings: TenantSettingsPatch.optional(),
     name: z.string().min(1).max(255).optional(),
     plan: z.string().min(1).max(100).optional(),
     sales_owner: z.string().max(255).nullable().optional(),

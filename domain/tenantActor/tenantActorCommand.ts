@@ -20,6 +20,8 @@ export type TenantActorCommand =
   | { kind: 'sendInvitation'; invitationId: string }
   /** A domain of the tenant was added, checked or removed: its organization gets the verified ones; its timers are read again. */
   | { kind: 'syncDomains' }
+  /** An SSO connection was made, changed or deleted: its identity provider in the provider made to match it. */
+  | { kind: 'syncSso'; connectionId: string }
   /** Operator: run provisioning again after a failure. */
   | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
@@ -40,7 +42,7 @@ export interface OperatorRequest {
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 
 /** The commands a change writes to the outbox in its transaction. */
-export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' | 'syncDomains' }>;
+export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' | 'syncDomains' | 'syncSso' }>;
 
 /** The commands an operator sends. */
 export type OperatorCommand = Extract<TenantActorCommand, { kind: 'retryProvisioning' | 'resendInvite' }>;

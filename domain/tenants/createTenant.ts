@@ -42,6 +42,7 @@ export async function createTenant({ stores, effects }: RegistryContext, input: 
     paymentCustId: null,
     contractStart: null,
     contractEnd: null,
+    settings: {},
     createdAt: now,
     updatedAt: now,
   };

@@ -1,4 +1,5 @@
 import type { TenantKind, TenantStatus } from '../schemas/tenant.ts';
+import type { StoredTenantSettings } from './tenantSettings.ts';
 
 /** A tenant as the registry keeps it. */
 export interface TenantRecord {
@@ -19,6 +20,8 @@ export interface TenantRecord {
   salesOwner: string | null;
   adminEmail: string | null;
   adminName: string | null;
+  /** What the tenant set of SPEC-EXTENSIONS §9's settings; the defaults apply to the rest (tenantSettings.ts). */
+  settings: StoredTenantSettings;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import type { TenantRecord } from './tenantRecord.ts';
 import type { Tenant } from '../schemas/tenant.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
+import { tenantSettingsOf } from './tenantSettings.ts';
 
 /** PostgreSQL `date` columns come back as text or as a Date at local midnight depending on the driver path. */
 const calendarDate = (d: string | Date | null | undefined) =>
@@ -17,6 +18,7 @@ export function toTenant(record: TenantRecord): Tenant {
     trial_ends_at: record.trialEndsAt ? isoTimestamp(record.trialEndsAt) : null,
     contract_start: calendarDate(record.contractStart),
     contract_end: calendarDate(record.contractEnd),
+    settings: tenantSettingsOf(record.settings),
     created_at: isoTimestamp(record.createdAt),
     updated_at: isoTimestamp(record.updatedAt),
   };

@@ -5,6 +5,7 @@ import type { TenantRecord } from './tenantRecord.ts';
 import type { LockedTenant, TenantChange } from './tenantRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
+import { tenantSettingsOf } from './tenantSettings.ts';
 
 const FIELDS = {
   name: 'name',
@@ -13,7 +14,7 @@ const FIELDS = {
   erp_customer_id: 'erpCustomerId',
   payment_cust_id: 'paymentCustId',
   trial_ends_at: 'trialEndsAt',
-} as const satisfies Record<keyof TenantPatch, keyof TenantRecord>;
+} as const satisfies Record<Exclude<keyof TenantPatch, 'settings'>, keyof TenantRecord>;
 
 const shown = (value: unknown) => (value instanceof Date ? value.toISOString() : (value ?? null));
 
@@ -29,13 +30,21 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   }
   const update: Partial<TenantRecord> = {};
   const changes: Record<string, { old: unknown; new: unknown }> = {};
-  for (const [field, property] of Object.entries(FIELDS) as [keyof TenantPatch, keyof TenantRecord][]) {
+  for (const [field, property] of Object.entries(FIELDS) as [Exclude<keyof TenantPatch, 'settings'>, keyof TenantRecord][]) {
     const given = patch[field];
     if (given === undefined) continue;
     const value = field === 'trial_ends_at' ? new Date(given as string) : given;
     if (shown(value) === shown(tenant[property])) continue;
     (update as Record<string, unknown>)[property] = value;
     changes[field] = { old: shown(tenant[property]), new: shown(value) };
+  }
+  if (patch.settings) {
+    // The settings given replace those stored; the others stay. A setting given as its default is stored all the same.
+    const settings = { ...tenant.settings, ...definedOf(patch.settings) };
+    if (JSON.stringify(settings) !== JSON.stringify(tenant.settings)) {
+      update.settings = settings;
+      changes.settings = { old: tenantSettingsOf(tenant.settings), new: tenantSettingsOf(settings) };
+    }
   }
   const after: TenantRecord = { ...tenant, ...update };
   if (Object.keys(changes).length === 0) return { pushClaims: false, result: after };
@@ -50,7 +59,18 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   };
 }
 
+/** The keys given a value. */
+const definedOf = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** A default role must be one the tenant has, its own or a shared one (400 otherwise). */
+async function requireTenantRole(roles: RegistryContext['stores']['roles'], tenantId: string, slug: string): Promise<void> {
+  const known = await roles.listRoles(tenantId);
+  if (known === undefined) throw notFound('tenant');
+  if (!known.some((role) => role.slug === slug)) throw invalidInput(`settings.default_role: unknown role for this tenant: ${slug}`);
+}
+
 export async function updateTenant({ stores, effects }: RegistryContext, id: string, patch: TenantPatch, meta: RequestMeta): Promise<TenantRecord> {
+  if (patch.settings?.default_role !== undefined) await requireTenantRole(stores.roles, id, patch.settings.default_role);
   const changed = await stores.tenants.change(id, meta, (tenant, now) => planTenantUpdate(tenant, patch, now));
   if (!changed) throw notFound('tenant');
   effects.follow(tenantChangeEffects(id, changed));

@@ -20,6 +20,8 @@ import { Migration20261128000020Members } from './Migration20261128000020Members
 import { Migration20261128000021MemberListNotifications } from './Migration20261128000021MemberListNotifications.ts';
 import { Migration20261129000022Invitations } from './Migration20261129000022Invitations.ts';
 import { Migration20261129000023Domains } from './Migration20261129000023Domains.ts';
+import { Migration20261129000024TenantSettings } from './Migration20261129000024TenantSettings.ts';
+import { Migration20261129000025SsoConnections } from './Migration20261129000025SsoConnections.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -45,4 +47,6 @@ export const migrationsList = [
   { name: 'Migration20261128000021MemberListNotifications', class: Migration20261128000021MemberListNotifications },
   { name: 'Migration20261129000022Invitations', class: Migration20261129000022Invitations },
   { name: 'Migration20261129000023Domains', class: Migration20261129000023Domains },
+  { name: 'Migration20261129000024TenantSettings', class: Migration20261129000024TenantSettings },
+  { name: 'Migration20261129000025SsoConnections', class: Migration20261129000025SsoConnections },
 ];

@@ -71,6 +71,8 @@ async function withService<T>(name: string, env: Record<string, string>, body: (
       LOG_LEVEL: 'error',
       // Domains are looked up at a DNS server of the run's own, which answers every name (no record: NXDOMAIN).
       DNS_SERVERS: dns.address,
+      // Made-up issuers' names are looked up too: a short bound keeps the run's pace.
+      SSO_DISCOVERY_TIMEOUT_MS: '1000',
       ...env,
     },
   });

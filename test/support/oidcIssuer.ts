@@ -63,6 +63,8 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
       endpoint: 'discovery',
       body: () => ({
         issuer: advertisedIssuer ?? issuer,
+        authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
+        token_endpoint: `${issuer}/protocol/openid-connect/token`,
         jwks_uri: `${issuer}/protocol/openid-connect/certs`,
         id_token_signing_alg_values_supported: keys.map((key) => key.alg),
       }),

@@ -41,6 +41,7 @@ import {
   sendInvitationSignal,
   syncDomainsSignal,
   syncMemberSignal,
+  syncSsoSignal,
   type MemberSyncFailure,
   type OperatorSignalInput,
   type TenantActorInput,
@@ -153,6 +154,9 @@ export class TenantActor {
       return outcome;
     });
     setHandler(syncDomainsSignal, () => enqueue({ kind: 'syncDomains' }));
+    setHandler(syncSsoSignal, (input) => {
+      if (typeof input?.connection_id === 'string' && input.connection_id) enqueue({ kind: 'syncSso', connectionId: input.connection_id });
+    });
     setHandler(actorStateQuery, () => this.state);
   }
 
@@ -217,6 +221,8 @@ export class TenantActor {
         // Queued syncs collapse into one: each sets the organization's domains as they are now.
         while (this.#queue[0]?.kind === 'syncDomains') this.#queue.shift();
         return this.#syncDomains();
+      case 'syncSso':
+        return this.#syncSso(command.connectionId);
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
         const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
@@ -326,7 +332,23 @@ export class TenantActor {
       const failure = { kind: failureKind(error), message: failureMessage(error) };
       log.warn('organization domains not synced', { tenantId, ...failure });
       const outcomeId = this.#outcomeId('domains');
-      await this.#stored('recordDomainSyncFailure', () => this.#localStore.recordDomainSyncFailure(tenantId, failure, outcomeId));
+      await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'domain', failure, outcomeId));
+    }
+  }
+
+  /**
+   * Makes an SSO connection's identity provider match it (the provisioning retry policy for an unavailable provider). A
+   * failure is audited once as idp.sso_sync_failed; the next change of the connection syncs it again.
+   */
+  async #syncSso(connectionId: string): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.syncSsoProvider(tenantId, connectionId);
+    } catch (error) {
+      const failure = { kind: failureKind(error), message: failureMessage(error) };
+      log.warn('SSO identity provider not synced', { tenantId, connectionId, ...failure });
+      const outcomeId = this.#outcomeId(`sso:${connectionId}`);
+      await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'sso', failure, outcomeId, connectionId));
     }
   }
 

@@ -96,4 +96,11 @@ export const sendInvitationSignal = defineSignal<[SendInvitationInput]>('sendInv
 export const sendInvitationAndWaitUpdate = defineUpdate<InvitationSendOutcome, [SendInvitationInput]>('sendInvitationAndWait');
 /** A domain of the tenant changed: set its organization's verified domains, and read the timers again. */
 export const syncDomainsSignal = defineSignal<[]>('syncDomains');
+/** Payload of syncSso: the SSO connection whose identity provider is to match it. */
+export interface SyncSsoInput {
+  connection_id: string;
+}
+
+/** An SSO connection changed: make its identity provider in the provider match it (made, changed, disabled, deleted). */
+export const syncSsoSignal = defineSignal<[SyncSsoInput]>('syncSso');
 export const actorStateQuery = defineQuery<TenantActorState>('state');

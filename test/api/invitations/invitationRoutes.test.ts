@@ -91,6 +91,14 @@ describe('POST /v1/tenants/{id}/invitations', () => {
     expect((await list(tenant.id)).body.items).toEqual([]);
   });
 
+  it("takes the tenant's settings when the request names no roles or days", async () => {
+    const tenant = await newTenant();
+    expect((await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'IT_ADMIN', invitation_expiry_days: 3 } })).status).toBe(200);
+    const res = await invite(tenant.id, { email: `set@${tenant.slug}.example`, send_email: false });
+    expect(res.body.roles).toEqual(['IT_ADMIN']);
+    expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(3 * 24 * 3600_000);
+  });
+
   it('with send_email false answers the link and mails nothing', async () => {
     const tenant = await newTenant();
     const email = `quiet@${tenant.slug}.example`;

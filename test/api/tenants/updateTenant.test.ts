@@ -89,3 +89,31 @@ describe('POST /v1/tenants/{id}/archive', () => {
     expect((await service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000000/archive')).status).toBe(404);
   });
 });
+
+describe('PATCH /v1/tenants/{id} settings', () => {
+  it('are MEMBER and 7 days until set; a PATCH sets the ones it gives (tenant.updated with old and new), the others stay', async () => {
+    const tenant = await createTenant();
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7 });
+    const res = await patch(tenant.id, { settings: { default_role: 'IT_ADMIN' } });
+    expect(res).toMatchObject({ status: 200, body: { settings: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 } } });
+    expect((await patch(tenant.id, { settings: { invitation_expiry_days: 14 } })).body.settings).toEqual({ default_role: 'IT_ADMIN', invitation_expiry_days: 14 });
+    const changes = (await events(tenant.id, 'tenant.updated')).map((e: { metadata: { changes: unknown } }) => e.metadata.changes).reverse();
+    expect(changes).toEqual([
+      { settings: { old: { default_role: 'MEMBER', invitation_expiry_days: 7 }, new: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 } } },
+      { settings: { old: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 }, new: { default_role: 'IT_ADMIN', invitation_expiry_days: 14 } } },
+    ]);
+    // The same again changes nothing and records nothing.
+    await patch(tenant.id, { settings: { invitation_expiry_days: 14 } });
+    expect(await events(tenant.id, 'tenant.updated')).toHaveLength(2);
+  });
+
+  it("take a role the tenant has, its own or a shared one: another is 400; days outside 1–30 are 400", async () => {
+    const tenant = await createTenant();
+    const own = await service.request('POST', '/v1/roles', { slug: 'Billing', name: 'Billing', tenant_id: tenant.id });
+    expect(own.status).toBe(201);
+    expect((await patch(tenant.id, { settings: { default_role: 'Billing' } })).body.settings.default_role).toBe('Billing');
+    expect(await patch(tenant.id, { settings: { default_role: 'NoSuchRole' } })).toMatchObject({ status: 400, body: { message: expect.stringContaining('NoSuchRole') } });
+    for (const days of [0, 31, 1.5]) expect((await patch(tenant.id, { settings: { invitation_expiry_days: days } })).status, String(days)).toBe(400);
+    expect((await patch(tenant.id, { settings: { unknown: 1 } })).status).toBe(400);
+  });
+});

@@ -8,7 +8,7 @@ const T0 = Date.parse('2026-11-01T00:00:00Z');
 const tenant = (extra: Partial<TenantRecord> = {}): TenantRecord => ({
   id: 't', slug: 'acme', name: 'Acme', status: 'trial', kind: 'customer', plan: 'starter', erpCustomerId: null, paymentCustId: null,
   trialEndsAt: new Date(T0 + 14 * DAY), trialRemindedFor: null, contractStart: null, contractEnd: null, salesOwner: null, adminEmail: null,
-  adminName: null, createdAt: new Date(T0), updatedAt: new Date(T0), ...extra,
+  adminName: null, settings: {}, createdAt: new Date(T0), updatedAt: new Date(T0), ...extra,
 });
 const entitlement = (product: string, expiresAt: number | null, extra: Partial<TenantProductRecord> = {}): TenantProductRecord => ({
   tenantId: 't', product, enabled: true, config: {}, expiresAt: expiresAt === null ? null : new Date(expiresAt), expiryAnnouncedFor: null,

@@ -1,0 +1,27 @@
+import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { SsoConnection, SsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
+import { createSsoConnection } from '../../../domain/sso/createSsoConnection.ts';
+import { toSsoConnection } from '../../../domain/sso/ssoConnectionResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const createSsoConnectionRoute = defineRoute({
+  method: 'post',
+  path: '/v1/tenants/{id}/sso-connections',
+  operationId: 'createSsoConnection',
+  access: 'members:write',
+  tenantIn: 'params.id',
+  summary:
+    "Connect the tenant to its own OIDC identity provider: the issuer's discovery document must answer (400 otherwise; its host allowed by SSO_ISSUER_ALLOWED_HOSTS or public); the domains must be verified domains of the tenant (409). The tenant's actor makes it an identity provider of the tenant's organization, to which users at those domains are sent at login",
+  tags: ['sso'],
+  extension: true,
+  params: IdParams,
+  body: SsoConnectionCreate,
+  bodyRequired: true,
+  responses: {
+    201: { description: 'the connection (never its secret)', schema: SsoConnection },
+    400: { description: "invalid input, or the issuer's discovery document did not answer", schema: ErrorBody },
+    404: { description: 'no such tenant', schema: ErrorBody },
+    409: { description: 'a domain that is not a verified domain of the tenant', schema: ErrorBody },
+  },
+  handler: async ({ params, body }, { meta, deps }) => ({ status: 201, body: toSsoConnection(await createSsoConnection(deps, params.id, body, meta)) }),
+});

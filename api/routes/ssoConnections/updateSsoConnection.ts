@@ -1,0 +1,25 @@
+import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
+import { SsoConnection, SsoConnectionPatch } from '../../../domain/schemas/ssoConnections.ts';
+import { updateSsoConnection } from '../../../domain/sso/updateSsoConnection.ts';
+import { toSsoConnection } from '../../../domain/sso/ssoConnectionResponse.ts';
+import { defineRoute } from '../../routing/routeDefinition.ts';
+
+export const updateSsoConnectionRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/sso-connections/{id}',
+  operationId: 'updateSsoConnection',
+  access: 'members:write',
+  summary: "Change a connection's client_secret, domains (verified domains of the tenant: 409 otherwise) or state (inactive: its identity provider is disabled)",
+  tags: ['sso'],
+  extension: true,
+  params: IdParams,
+  body: SsoConnectionPatch,
+  bodyRequired: true,
+  responses: {
+    200: { description: 'the connection', schema: SsoConnection },
+    400: { description: 'invalid input', schema: ErrorBody },
+    404: { description: 'no such connection', schema: ErrorBody },
+    409: { description: 'a domain that is not a verified domain of the tenant', schema: ErrorBody },
+  },
+  handler: async ({ params, body }, { meta, deps, caller }) => ({ status: 200, body: toSsoConnection(await updateSsoConnection(deps, params.id, body, meta, caller.reach)) }),
+});

@@ -1,0 +1,54 @@
+import { requireReach, type TenantReach } from '../access/tenantReach.ts';
+import { memberChangeEffects } from '../changeEffects/memberChangeEffects.ts';
+import { notFound } from '../errors.ts';
+import { memberAuditEvent } from '../members/memberAuditEvent.ts';
+import type { MemberRecord } from '../members/memberRecord.ts';
+import type { MemberChange, MemberChangeFacts } from '../members/memberRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { SYSTEM_ACTOR } from '../requestMeta.ts';
+import { tenantSettingsOf } from '../tenants/tenantSettings.ts';
+import type { DirectoryUser } from '../members/userDirectory.ts';
+
+/**
+ * The rule of a sign-in through a tenant's SSO connection: a user that is no member of the tenant becomes an active one
+ * with the tenant's default role (MEMBER when that role is gone), source `sso` (`member.added`); a member stays as it
+ * is, whatever its status (a deactivated member is not reactivated by signing in).
+ */
+export function planSsoMember(tenantId: string, user: DirectoryUser, defaultRole: string) {
+  return (facts: MemberChangeFacts, now: Date): MemberChange<{ member: MemberRecord; created: boolean }> => {
+    if (facts.member) return { result: { member: facts.member, created: false } };
+    const roles = facts.knownRoles.has(defaultRole) ? [defaultRole] : ['MEMBER'];
+    const member: MemberRecord = {
+      tenantId,
+      userId: user.userId,
+      email: user.email,
+      name: user.name,
+      roles,
+      permissions: [...(facts.knownRoles.get(roles[0]!) ?? [])],
+      status: 'active',
+      source: 'sso',
+      createdAt: now,
+      updatedAt: now,
+    };
+    return { put: member, event: memberAuditEvent('member.added', member, { roles, source: 'sso' }), result: { member, created: true } };
+  };
+}
+
+/** The provider's report of a sign-in through the identity provider `alias` (the Keycloak extension's event listener). */
+export async function recordSsoSignIn(
+  { stores, effects }: RegistryContext,
+  alias: string,
+  user: DirectoryUser,
+  reach: TenantReach,
+): Promise<{ member: MemberRecord; created: boolean }> {
+  const connection = await stores.ssoConnections.byAlias(alias);
+  if (!connection) throw notFound('sso connection');
+  requireReach(reach, connection.tenantId, 'sso connection');
+  const tenant = await stores.tenants.find({ by: 'id', id: connection.tenantId });
+  if (!tenant) throw notFound('tenant');
+  const defaultRole = tenantSettingsOf(tenant.settings).default_role;
+  const written = await stores.members.change(tenant.id, user.userId, SYSTEM_ACTOR, [defaultRole, 'MEMBER'], planSsoMember(tenant.id, user, defaultRole));
+  if (!written) throw notFound('tenant');
+  if (written.handOffs.length > 0) effects.follow(memberChangeEffects(tenant.id, user.userId, written));
+  return written.result;
+}

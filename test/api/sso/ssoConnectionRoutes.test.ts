@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
+import { startDnsServer, type DnsServer } from '../../support/dnsServer.ts';
+import { eventually } from '../../support/eventually.ts';
+import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
+import { uniqueSlug } from '../../support/testService.ts';
+
+/** SSO connections against a loopback OIDC issuer, a real DNS server for the domains, the actors and the simulated provider. */
+let dns: DnsServer;
+let issuer: OidcIssuer;
+let stack: ActorStack;
+/** The same registry where the issuer's host is not allowed: public addresses only, as by default. */
+let strict: ActorStack;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  issuer = await startOidcIssuer();
+  const settings = { DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SSO_DISCOVERY_TIMEOUT_MS: 1_000 };
+  stack = await startActorStack({ settings: { ...settings, SSO_ISSUER_ALLOWED_HOSTS: ['127.0.0.1'] } });
+  strict = await startActorStack({ settings });
+});
+afterAll(async () => {
+  await stack?.close();
+  await strict?.close();
+  await issuer?.close();
+  await dns?.close();
+});
+
+const request = (method: string, path: string, body?: unknown) => stack.service.request(method, path, body);
+const sql = (text: string, values: unknown[]) => stack.service.orm.em.fork().execute<Record<string, any>[]>(text, values);
+const newTenant = async () => (await request('POST', '/v1/tenants', { slug: uniqueSlug('sso'), name: 'SSO' })).body.tenant as { id: string; slug: string };
+const eventsOf = async (tenantId: string, prefix: string) =>
+  ((await request('GET', `/v1/audit?tenant_id=${tenantId}&limit=500`)).body.items as { action: string; metadata: Record<string, unknown> }[])
+    .filter((e) => e.action.startsWith(prefix))
+    .reverse();
+
+/** A verified domain of the tenant. */
+async function verifiedDomain(tenantId: string): Promise<string> {
+  const name = `${uniqueSlug('corp')}.test`;
+  const domain = (await request('POST', `/v1/tenants/${tenantId}/domains`, { domain: name })).body;
+  await dns.setTxt(domain.verification.name, [domain.verification.value]);
+  expect((await request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
+  return name;
+}
+const simulatedProvider = async (alias: string) => (await sql('select config, enabled from idp_sim_identity_providers where alias = ?', [alias]))[0];
+
+describe('POST /v1/tenants/{id}/sso-connections', () => {
+  it("connects a tenant's verified domain to its issuer: 201 without the secret, sealed at rest, audited, an identity provider of its organization", async () => {
+    const tenant = await newTenant();
+    const domain = await verifiedDomain(tenant.id);
+    const res = await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'registry', client_secret: 's3cret-value', domains: [domain.toUpperCase()] });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      tenant_id: tenant.id,
+      protocol: 'oidc',
+      issuer: issuer.issuer,
+      client_id: 'registry',
+      domains: [domain],
+      state: 'active',
+      idp_alias: `sso-${res.body.id}`,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(JSON.stringify(res.body)).not.toContain('s3cret');
+    const [row] = await sql('select client_secret_sealed from sso_connections where id = ?', [res.body.id]);
+    expect(row!.client_secret_sealed).toMatch(/^v1:/);
+    expect(row!.client_secret_sealed).not.toContain('s3cret');
+    expect((await request('GET', `/v1/tenants/${tenant.id}/sso-connections`)).body).toEqual({ items: [res.body] });
+    const [created] = await eventsOf(tenant.id, 'sso.');
+    expect(created).toMatchObject({ action: 'sso.connection_created', metadata: { issuer: issuer.issuer, domains: [domain], idp_alias: res.body.idp_alias } });
+    expect(JSON.stringify(created)).not.toContain('s3cret');
+    const provider = await eventually(() => simulatedProvider(res.body.idp_alias), 10_000, 'the identity provider');
+    expect(provider).toMatchObject({ enabled: true, config: { issuer: issuer.issuer, clientId: 'registry', domains: [domain], authorizationUrl: `${issuer.issuer}/protocol/openid-connect/auth` } });
+  });
+
+  it('refuses an issuer whose discovery does not answer or is not allowed (400), a domain not verified (409), an unknown tenant (404)', async () => {
+    const tenant = await newTenant();
+    const domain = await verifiedDomain(tenant.id);
+    const create = (body: Record<string, unknown>, on = stack) => on.service.request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { client_id: 'c', client_secret: 's', ...body });
+    expect(await create({ issuer: `${issuer.issuer}-nowhere` })).toMatchObject({ status: 400, body: { message: expect.stringContaining('discovery') } });
+    expect(await create({ issuer: 'http://127.0.0.1:9/realms/closed' })).toMatchObject({ status: 400 });
+    expect(await create({ issuer: issuer.issuer }, strict)).toMatchObject({ status: 400, body: { message: expect.stringContaining('discovery') } });
+    expect(await create({ issuer: issuer.issuer, domains: [`other-${domain}`] })).toMatchObject({ status: 409 });
+    expect(await create({ issuer: 'not a url' })).toMatchObject({ status: 400 });
+    expect((await request('POST', '/v1/tenants/00000000-0000-4000-8000-00000000000b/sso-connections', { issuer: issuer.issuer, client_id: 'c', client_secret: 's' })).status).toBe(404);
+  });
+});
+
+describe('PATCH and DELETE /v1/sso-connections/{id}', () => {
+  it('a new secret, domains and state change the identity provider; an unverified domain is 409; delete removes it', async () => {
+    const tenant = await newTenant();
+    const [first, second] = [await verifiedDomain(tenant.id), await verifiedDomain(tenant.id)];
+    const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 'one', domains: [first] })).body;
+    const patched = await request('PATCH', `/v1/sso-connections/${created.id}`, { client_secret: 'two', domains: [second, first], state: 'inactive' });
+    expect(patched).toMatchObject({ status: 200, body: { domains: [first, second].sort(), state: 'inactive' } });
+    const changed = (await eventsOf(tenant.id, 'sso.connection_changed'))[0]!;
+    expect(changed.metadata.changes).toEqual({ domains: { old: [first], new: [first, second].sort() }, state: { old: 'active', new: 'inactive' }, client_secret: 'changed' });
+    await eventually(async () => (await simulatedProvider(created.idp_alias))?.enabled === false, 10_000, 'the identity provider disabled');
+    expect((await request('PATCH', `/v1/sso-connections/${created.id}`, { domains: [`nope-${first}`] })).status).toBe(409);
+    expect((await request('PATCH', `/v1/sso-connections/${created.id}`, { state: 'inactive' })).body.updated_at).toBe(patched.body.updated_at);
+    expect((await request('DELETE', `/v1/sso-connections/${created.id}`)).status).toBe(204);
+    expect((await request('DELETE', `/v1/sso-connections/${created.id}`)).status).toBe(404);
+    await eventually(async () => (await simulatedProvider(created.idp_alias)) === undefined, 10_000, 'the identity provider gone');
+    expect((await eventsOf(tenant.id, 'sso.')).map((e) => e.action)).toEqual(['sso.connection_created', 'sso.connection_changed', 'sso.connection_deleted']);
+  });
+});
+
+describe('POST /v1/internal/idp/sso-sign-ins', () => {
+  it("makes a user's first sign-in through the connection an active member with the tenant's default role, source sso; later ones leave it", async () => {
+    const tenant = await newTenant();
+    await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'IT_ADMIN' } });
+    const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's' })).body;
+    const signIn = { user_id: `jane-${tenant.slug}`, idp_alias: created.idp_alias, email: 'Jane@Acme.test', name: 'Jane Doe' };
+    const first = await request('POST', '/v1/internal/idp/sso-sign-ins', signIn);
+    expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: 'jane@acme.test', roles: ['IT_ADMIN'], status: 'active', source: 'sso' } });
+    expect((await request('POST', '/v1/internal/idp/sso-sign-ins', signIn)).status).toBe(200);
+    expect((await eventsOf(tenant.id, 'member.')).map((e) => [e.action, e.metadata.source])).toEqual([['member.added', 'sso']]);
+    const claims = await request('POST', '/v1/internal/idp/claims', { user_id: signIn.user_id });
+    expect(claims.body).toMatchObject({ tenant_id: tenant.id, org_roles: ['IT_ADMIN'], membership_status: 'active' });
+    expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { ...signIn, idp_alias: 'sso-unknown' })).status).toBe(404);
+  });
+});
