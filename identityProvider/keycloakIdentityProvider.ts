@@ -224,6 +224,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
         pkceEnabled: 'true',
         pkceMethod: 'S256',
         defaultScope: 'openid email profile',
+        // The address typed at the organization's login goes along, so the person does not type it twice.
+        loginHint: 'true',
         syncMode: 'IMPORT',
         ...(provider.domains[0] ? { 'kc.org.domain': provider.domains[0], 'kc.org.broker.redirect.mode.email-matches': 'true' } : {}),
       },

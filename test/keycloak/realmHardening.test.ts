@@ -174,11 +174,12 @@ describe("the service clients' roles", () => {
     return roles.map((role) => role.name!).sort();
   }
 
-  it("the registry's admin client holds manage-users, manage-organizations and view-realm, and its token no more", async () => {
-    expect(await realmManagementRolesOf(ADMIN_CLIENT_ID)).toEqual(['manage-organizations', 'manage-users', 'view-realm']);
+  it("the registry's admin client holds manage-users, manage-organizations, manage-identity-providers (SSO connections) and view-realm, and its token no more", async () => {
+    const held = ['manage-identity-providers', 'manage-organizations', 'manage-users', 'view-realm'];
+    expect(await realmManagementRolesOf(ADMIN_CLIENT_ID)).toEqual(held);
     const claims = claimsOf(await serviceAccountToken(ADMIN_CLIENT_ID, secretOf('admin')));
-    expect(claims.resource_access).toEqual({ 'realm-management': { roles: expect.arrayContaining(['manage-organizations', 'manage-users', 'view-realm']) } });
-    expect(claims.resource_access?.['realm-management']?.roles).toHaveLength(3);
+    expect(claims.resource_access).toEqual({ 'realm-management': { roles: expect.arrayContaining(held) } });
+    expect(claims.resource_access?.['realm-management']?.roles).toHaveLength(4);
     expect(claims.realm_access).toBeUndefined();
   });
 

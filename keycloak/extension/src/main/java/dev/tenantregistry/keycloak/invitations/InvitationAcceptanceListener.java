@@ -4,12 +4,15 @@ import org.keycloak.events.Event;
 import org.keycloak.events.EventListenerProvider;
 import org.keycloak.events.EventType;
 import org.keycloak.events.admin.AdminEvent;
+import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.UserModel;
 import org.keycloak.models.RealmModel;
 import org.keycloak.sessions.AuthenticationSessionModel;
 
 /**
- * Tells the registry that an invited user completed its invitation's link: when the user sets its password in the
+ * Tells the registry what it must hear of a person's sign-in: that an invited user completed its invitation's link,
+ * and that a user signed in through a tenant's SSO connection. For the invitation: when the user sets its password in the
  * authentication session an invitation's link opened (InvitationActionTokenHandler's note), the registry is called
  * at once, so the invitation is accepted without waiting for the user's first token.
  */
@@ -23,6 +26,10 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
 
     @Override
     public void onEvent(Event event) {
+        if (event.getType() == EventType.LOGIN || event.getType() == EventType.REGISTER) {
+            reportSsoSignIn(event);
+            return;
+        }
         if (event.getType() != EventType.UPDATE_PASSWORD && event.getType() != EventType.UPDATE_CREDENTIAL) {
             return;
         }
@@ -35,6 +42,23 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
         String[] parts = note.split(" ", 2);
         RealmModel realm = session.getContext().getRealm();
         InvitationLinks.accepted(session, realm, authSession.getClient(), parts[0], parts.length > 1 ? parts[1] : "", event.getUserId());
+    }
+
+    /**
+     * A sign-in through an identity provider of an SSO connection (`sso-<id>`): the registry makes a user that is no
+     * member of the connection's tenant a member with its default role, before the token the sign-in leads to is made.
+     */
+    private void reportSsoSignIn(Event event) {
+        String alias = event.getDetails() == null ? null : event.getDetails().get("identity_provider");
+        if (alias == null || !alias.startsWith("sso-") || event.getUserId() == null) {
+            return;
+        }
+        RealmModel realm = session.getContext().getRealm();
+        UserModel user = session.users().getUserById(realm, event.getUserId());
+        ClientModel client = event.getClientId() == null ? null : realm.getClientByClientId(event.getClientId());
+        String name = user == null ? "" : String.join(" ", java.util.stream.Stream.of(user.getFirstName(), user.getLastName())
+                .filter(part -> part != null && !part.isBlank()).toList());
+        InvitationLinks.ssoSignIn(session, realm, client, alias, event.getUserId(), user == null ? null : user.getEmail(), name);
     }
 
     @Override

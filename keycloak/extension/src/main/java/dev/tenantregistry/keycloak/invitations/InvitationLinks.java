@@ -10,9 +10,9 @@ import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 
 /**
- * What the extension asks the registry of an invitation's link, at the registry the invite's client's
- * tenant-registry-claims mapper asks, with that mapper's service token: whether the link still opens its invitation,
- * and that its user completed it.
+ * What the extension tells and asks the registry of a person's sign-in, at the registry the client's
+ * tenant-registry-claims mapper asks, with that mapper's service token: whether an invitation's link still opens it,
+ * that its user completed it, and that a user signed in through a tenant's SSO connection.
  */
 final class InvitationLinks {
 
@@ -38,6 +38,27 @@ final class InvitationLinks {
             LOG.warnf("tenant-registry invitation link %s could not be checked with the registry (%s); it opens nothing",
                     token.getInvitationId(), e.getMessage());
             return false;
+        }
+    }
+
+    /** Reports a sign-in through an SSO connection's identity provider; a failure is logged, the login goes on. */
+    static void ssoSignIn(KeycloakSession session, RealmModel realm, ClientModel client, String alias, String userId, String email, String name) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("user_id", userId);
+        body.put("idp_alias", alias);
+        if (email != null && !email.isBlank()) {
+            body.put("email", email);
+        }
+        if (name != null && !name.isBlank()) {
+            body.put("name", name);
+        }
+        try {
+            RegistryRequests.Answer answer = RegistryRequests.post(session, realm, client, "/v1/internal/idp/sso-sign-ins", body);
+            if (answer.status() != 200 && answer.status() != 201) {
+                LOG.warnf("tenant-registry: the registry answered HTTP %d to the sign-in of user %s through %s", answer.status(), userId, alias);
+            }
+        } catch (Exception e) {
+            LOG.warnf("tenant-registry: the sign-in of user %s through %s could not be reported (%s)", userId, alias, e.getMessage());
         }
     }
 

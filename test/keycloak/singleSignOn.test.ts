@@ -1,0 +1,159 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
+import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
+import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { claimsOf, demoAppTokens } from '../support/demoAppSession.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
+import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
+import { eventually } from '../support/eventually.ts';
+import { keycloakAdmin } from '../support/keycloakAdmin.ts';
+import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
+import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import { uniqueSlug } from '../support/testService.ts';
+
+/**
+ * SPEC-EXTENSIONS §9 against the run's real Keycloak, in a real browser: a second realm, `customer-idp`, plays Acme's
+ * own OIDC provider. The tenant verifies its domain at a real DNS server on loopback and connects it; a user of that
+ * realm who types her address at the demo app's login is sent there, signs in, comes back, and her first token
+ * carries the tenant's claims with its default role; the registry lists her as a member with source sso.
+ */
+const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
+const CUSTOMER_REALM = 'customer-idp';
+const BROKER_CLIENT = 'tenant-registry-broker';
+const BROKER_SECRET = 'customer-idp-broker-secret';
+const PASSWORD = 'Jane-Customer-Password-1';
+
+let dns: DnsServer;
+let stack: ActorStack;
+let demoApp: RunningDemoApp;
+let browser: TestBrowser;
+let tenant: { id: string; slug: string; domain: string };
+let connection: { id: string; idp_alias: string };
+
+/** The customer's own identity provider: a realm with a confidential client for the registry's realm to broker through, and Jane. */
+async function customerRealm(domain: string): Promise<string> {
+  const admin = await keycloakAdmin();
+  const { url, realm } = keycloakContext();
+  if (!(await admin.realms.findOne({ realm: CUSTOMER_REALM }))) {
+    await admin.realms.create({ realm: CUSTOMER_REALM, enabled: true });
+    await admin.clients.create({
+      realm: CUSTOMER_REALM,
+      clientId: BROKER_CLIENT,
+      secret: BROKER_SECRET,
+      publicClient: false,
+      standardFlowEnabled: true,
+      redirectUris: [`${url}/realms/${realm}/broker/*`],
+    });
+  }
+  await admin.users.create({
+    realm: CUSTOMER_REALM,
+    username: `jane@${domain}`,
+    email: `jane@${domain}`,
+    emailVerified: true,
+    firstName: 'Jane',
+    lastName: 'Acme',
+    enabled: true,
+    credentials: [{ type: 'password', value: PASSWORD, temporary: false }],
+  });
+  return `${url}/realms/${CUSTOMER_REALM}`;
+}
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
+  stack = await startActorStack({
+    settings: { DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SSO_ISSUER_ALLOWED_HOSTS: ['127.0.0.1'] },
+    idp: () => new KeycloakIdentityProvider(keycloakSettings()),
+  });
+  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
+  browser = await launchTestBrowser();
+  await mkdir(screenshots, { recursive: true });
+
+  const slug = uniqueSlug('acme');
+  const created = (await stack.service.request('POST', '/v1/tenants', { slug, name: `Acme ${slug}` })).body.tenant;
+  tenant = { id: created.id, slug, domain: `${slug}.test` };
+  const domain = (await stack.service.request('POST', `/v1/tenants/${tenant.id}/domains`, { domain: tenant.domain })).body;
+  await dns.setTxt(domain.verification.name, [domain.verification.value]);
+  expect((await stack.service.request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
+  const issuer = await customerRealm(tenant.domain);
+  const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/sso-connections`, {
+    issuer,
+    client_id: BROKER_CLIENT,
+    client_secret: BROKER_SECRET,
+    domains: [tenant.domain],
+  });
+  expect(res.status).toBe(201);
+  connection = res.body;
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await demoApp?.close();
+  await dns?.close();
+});
+
+/** Starts the demo app's sign-in and types an address at Keycloak's identity-first login page. */
+async function typeAddress(email: string): Promise<void> {
+  const { page } = browser;
+  await browser.context.clearCookies();
+  await page.goto(demoApp.url);
+  await page.evaluate(() => sessionStorage.removeItem('tokens'));
+  await page.reload();
+  await page.fill('#organization', '');
+  await page.click('#sign-in');
+  await page.locator('#username').waitFor();
+  await page.fill('#username', email);
+  await page.click('[type=submit]');
+}
+
+describe('single sign-on through the tenant\'s own identity provider', () => {
+  it('is set up in Keycloak: an identity provider linked to the organization, redirecting the verified domain', async () => {
+    const admin = await keycloakAdmin();
+    const provider = await eventually(async () => (await admin.identityProviders.findOne({ alias: connection.idp_alias })) ?? undefined, 20_000, 'the identity provider');
+    expect(provider).toMatchObject({ enabled: true, config: expect.objectContaining({ 'kc.org.domain': tenant.domain, 'kc.org.broker.redirect.mode.email-matches': 'true' }) });
+    const [organization] = (await admin.organizations.find({ search: tenant.slug })).filter((o) => o.alias === tenant.slug);
+    await eventually(async () => (await admin.organizations.listIdentityProviders({ orgId: organization!.id! })).some((idp) => idp.alias === connection.idp_alias), 20_000, 'linked');
+    expect((await admin.organizations.findOne({ id: organization!.id! }))?.domains).toEqual([{ name: tenant.domain, verified: true }]);
+  });
+
+  it("sends jane@<domain> to the customer's provider; back, her first token carries the tenant's claims with its default role, and she is a member with source sso", async () => {
+    const { page } = browser;
+    await typeAddress(`jane@${tenant.domain}`);
+    // The customer's own login page, in its realm.
+    await page.waitForURL((url) => url.pathname.includes(`/realms/${CUSTOMER_REALM}/`), { timeout: 30_000 });
+    // The address typed at the tenant's login came along (login_hint).
+    await expect.poll(() => page.inputValue('#username')).toBe(`jane@${tenant.domain}`);
+    await page.screenshot({ path: resolve(screenshots, 'sso-01-customer-idp.png') });
+    await page.fill('#password', PASSWORD);
+    await page.click('[type=submit]');
+    // The first broker login may ask to review the profile the customer's provider gave; it is complete, so confirm.
+    const landed = page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #kc-update-profile-form, #firstName').first();
+    await landed.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: resolve(screenshots, 'sso-failed.png'), fullPage: true });
+      throw error;
+    });
+    if (await page.locator('#firstName').isVisible()) await page.click('[type=submit]');
+    const tokens = await demoAppTokens(page);
+    await page.screenshot({ path: resolve(screenshots, 'sso-02-demo-app.png'), fullPage: true });
+    expect(claimsOf(tokens.access_token)).toMatchObject({
+      tenant_id: tenant.id,
+      tenant_slug: tenant.slug,
+      org_roles: ['MEMBER'],
+      membership_status: 'active',
+      claims_source: 'registry',
+    });
+    const user = (await (await keycloakAdmin()).users.find({ email: `jane@${tenant.domain}`, exact: true }))[0]!;
+    const member = (await stack.service.request('GET', `/v1/tenants/${tenant.id}/members/${user.id}`)).body;
+    expect(member).toMatchObject({ source: 'sso', status: 'active', roles: ['MEMBER'], email: `jane@${tenant.domain}` });
+  }, 90_000);
+
+  it('does not redirect a user at a domain no tenant verified: Keycloak asks for a password', async () => {
+    const { page } = browser;
+    await typeAddress(`bob@unverified-${tenant.slug}.test`);
+    await page.locator('#password').waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toContain(`/realms/${keycloakContext().realm}/`);
+    await page.screenshot({ path: resolve(screenshots, 'sso-03-unverified-domain.png') });
+  });
+});
