@@ -3,13 +3,10 @@ import { grantedRoles } from '../members/memberRoles.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { InvitationCreate } from '../schemas/invitations.ts';
-import { invitationAuditEvent } from './invitationAuditEvent.ts';
-import { newLinkNonce } from './invitationLink.ts';
+import { newInvitation } from './newInvitation.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import { tenantSettingsOf, type TenantSettings } from '../tenants/tenantSettings.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
-
-const DAY_MS = 24 * 60 * 60_000;
 
 /** Who an invitation names as its inviter: the token's client, or `anonymous` with authentication off. */
 export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.actorId ?? 'anonymous';
@@ -31,32 +28,20 @@ export function planInvitation(
   if (facts.invitation) return { result: { invitation: facts.invitation, created: false } };
   if (facts.member) throw conflict(`${body.email} is already a member of this tenant (${facts.member.status})`);
   const { roles } = grantedRoles(body.roles ?? [settings.default_role], facts.knownRoles);
-  const invitation: InvitationRecord = {
-    id,
-    tenantId: facts.tenantId,
-    email: body.email,
-    roles,
-    state: 'pending',
-    expiresAt: new Date(now.getTime() + (body.expires_in_days ?? settings.invitation_expiry_days) * DAY_MS),
-    invitedBy,
-    sendEmail: body.send_email ?? true,
-    sendCount: 1,
-    lastSentAt: now,
-    recentSends: [now],
-    acceptedAt: null,
-    acceptedUserId: null,
-    revokedAt: null,
-    userId: null,
-    linkNonce: newLinkNonce(),
-    createdAt: now,
-    updatedAt: now,
-  };
-  const event = invitationAuditEvent('invitation.created', invitation, {
-    roles,
-    expires_at: invitation.expiresAt.toISOString(),
-    send_email: invitation.sendEmail,
-    invited_by: invitedBy,
-  });
+  const { invitation, event } = newInvitation(
+    {
+      id,
+      tenantId: facts.tenantId,
+      email: body.email,
+      roles,
+      invitedBy,
+      sendEmail: body.send_email ?? true,
+      userId: null,
+      days: body.expires_in_days ?? settings.invitation_expiry_days,
+      from: now,
+    },
+    now,
+  );
   return { invitation, events: [event], send: true, result: { invitation, created: true } };
 }
 

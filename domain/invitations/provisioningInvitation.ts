@@ -4,11 +4,11 @@ import { TENANT_ADMIN_ROLE } from '../members/tenantAdminRole.ts';
 import type { DirectoryUser } from '../members/userDirectory.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import { invitationAuditEvent } from './invitationAuditEvent.ts';
+import { newInvitation } from './newInvitation.ts';
 import { newLinkNonce, sendsInWindow } from './invitationLink.ts';
 import { DEFAULT_INVITATION_EXPIRY_DAYS, PROVISIONING_INVITER, type InvitationRecord } from './invitationRecord.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
 
-const DAY_MS = 24 * 60 * 60_000;
 
 /** The link provisioning's invite is sent with; none when the administrator is a member already (active or inactive). */
 export type ProvisioningLink = { invitationId: string; nonce: string } | { none: true };
@@ -43,29 +43,21 @@ export function planProvisioningInvitation(id: string, admin: DirectoryUser, aga
       return { invitation: resent, events: [event], result: { invitationId: resent.id, nonce: resent.linkNonce! } };
     }
     if (facts.member && facts.member.status !== 'pending') return { result: { none: true } };
-    const invitation: InvitationRecord = {
-      id,
-      tenantId: facts.tenantId,
-      email: admin.email.trim().toLowerCase(),
-      roles: [TENANT_ADMIN_ROLE],
-      state: 'pending',
-      expiresAt: new Date(asOf.getTime() + DEFAULT_INVITATION_EXPIRY_DAYS * DAY_MS),
-      invitedBy: PROVISIONING_INVITER,
-      sendEmail: true,
-      sendCount: 1,
-      lastSentAt: now,
-      recentSends: [now],
-      acceptedAt: null,
-      acceptedUserId: null,
-      revokedAt: null,
-      userId: admin.userId,
-      linkNonce: newLinkNonce(),
-      createdAt: now,
-      updatedAt: now,
-    };
-    const events: AuditAppend[] = [
-      invitationAuditEvent('invitation.created', invitation, { roles: invitation.roles, expires_at: invitation.expiresAt.toISOString(), send_email: true, invited_by: PROVISIONING_INVITER }),
-    ];
+    const { invitation, event } = newInvitation(
+      {
+        id,
+        tenantId: facts.tenantId,
+        email: admin.email.trim().toLowerCase(),
+        roles: [TENANT_ADMIN_ROLE],
+        invitedBy: PROVISIONING_INVITER,
+        sendEmail: true,
+        userId: admin.userId,
+        days: DEFAULT_INVITATION_EXPIRY_DAYS,
+        from: asOf,
+      },
+      now,
+    );
+    const events: AuditAppend[] = [event];
     const result = { invitationId: id, nonce: invitation.linkNonce! };
     if (facts.member) return { invitation, events, result };
     const permissions = [...(facts.knownRoles.get(TENANT_ADMIN_ROLE) ?? [])];

@@ -2,7 +2,6 @@ package dev.tenantregistry.keycloak.claims;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -52,12 +51,12 @@ final class RegistryClaims {
         try {
             String token = settings.clientId() == null ? null
                     : serviceTokens.token(tokenEndpoint, settings.clientId(), clientSecret, deadline);
-            JsonHttp.Answer answer = post(settings.claimsEndpoint(), body, token, deadline);
+            JsonHttp.Answer answer = RegistryRequests.send(settings.claimsEndpoint(), body, token, deadline);
             if (answer.status() == 401 && token != null) {
                 // A token the registry no longer takes (its keys rotated, the session ended): one fresh try.
                 serviceTokens.forget(tokenEndpoint, settings.clientId(), token);
                 token = serviceTokens.token(tokenEndpoint, settings.clientId(), clientSecret, deadline);
-                answer = post(settings.claimsEndpoint(), body, token, deadline);
+                answer = RegistryRequests.send(settings.claimsEndpoint(), body, token, deadline);
             }
             if (answer.status() == 404) {
                 return TenantClaims.NONE;
@@ -76,17 +75,6 @@ final class RegistryClaims {
         } catch (IOException e) {
             throw new Unavailable(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-    }
-
-    private static JsonHttp.Answer post(URI endpoint, Map<String, Object> body, String token, Deadline deadline)
-            throws IOException, TimeoutException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
-                .header("Content-Type", "application/json")
-                .POST(JsonHttp.jsonBody(body));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return JsonHttp.send(request, deadline);
     }
 
     private static Map<String, String> attributesOf(UserModel user) {

@@ -64,7 +64,8 @@ public final class RegistryRequests {
         return client.getProtocolMappersStream().filter(m -> TenantRegistryClaimsMapper.PROVIDER_ID.equals(m.getProtocolMapper())).findFirst();
     }
 
-    private static JsonHttp.Answer send(URI endpoint, Map<String, Object> body, String token, Deadline deadline)
+    /** A JSON POST to the registry, with the service token when there is one; RegistryClaims sends its claims request so too. */
+    static JsonHttp.Answer send(URI endpoint, Map<String, Object> body, String token, Deadline deadline)
             throws IOException, TimeoutException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
                 .header("Content-Type", "application/json")
