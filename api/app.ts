@@ -1,3 +1,4 @@
+import { TokenBuckets } from '../domain/rateLimits/tokenBuckets.ts';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AppContext, AppDependencies } from './appDependencies.ts';
@@ -72,6 +73,7 @@ function completeContext(deps: AppDependencies): AppContext {
       lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
       markUsed: (keyId) => lastUsedMarks.mark(keyId),
     },
+    scimLimits: new TokenBuckets({ ratePerSecond: deps.settings.SCIM_RATE_LIMIT_PER_SECOND, burst: 2 * deps.settings.SCIM_RATE_LIMIT_PER_SECOND }),
     streamTargets: {
       allowedHosts: deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
       resolveHost: deps.resolveHost ?? systemHostResolver(deps.settings.AUDIT_STREAM_TIMEOUT_MS),

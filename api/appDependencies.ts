@@ -1,3 +1,4 @@
+import type { TokenBuckets } from '../domain/rateLimits/tokenBuckets.ts';
 import type { Orm } from '../store/orm.ts';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -71,6 +72,8 @@ export interface AppContext extends AppDependencies, RegistryContext {
   lastUsedMarks: LastUsedMarks;
   /** What verify runs on (repository, cache, last_used_at marks). */
   keyVerification: VerifyDependencies;
+  /** Each directory's SCIM budget (SCIM_RATE_LIMIT_PER_SECOND), in this process. */
+  scimLimits: TokenBuckets;
   /** Where audit streams may point (AUDIT_STREAM_ALLOWED_HOSTS and the resolver). */
   streamTargets: StreamTargets;
 }

@@ -10,6 +10,7 @@ import type { MemberRepository } from './members/memberRepository.ts';
 import type { InvitationRepository } from './invitations/invitationRepository.ts';
 import type { DomainRepository } from './domains/domainRepository.ts';
 import type { SsoConnectionRepository } from './sso/ssoConnectionRepository.ts';
+import type { DirectoryRepository } from './directories/directoryRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -25,4 +26,5 @@ export interface RegistryStores {
   invitations: InvitationRepository;
   domains: DomainRepository;
   ssoConnections: SsoConnectionRepository;
+  directories: DirectoryRepository;
 }

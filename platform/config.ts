@@ -106,6 +106,8 @@ const Settings = z.object({
   SSO_ISSUER_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
   /** Bound on reading an SSO issuer's discovery document. */
   SSO_DISCOVERY_TIMEOUT_MS: integer(5_000),
+  /** SCIM requests a directory may make a second (a burst of twice that), its identity provider's own budget. */
+  SCIM_RATE_LIMIT_PER_SECOND: integer(25),
   /** Where domains' TXT records are looked up (`host:port`, comma-separated); empty: the system's resolvers. */
   DNS_SERVERS: optionalText.transform((v) => v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []),
   /** Bound on one DNS try (two tries a server). */

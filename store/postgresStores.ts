@@ -13,6 +13,7 @@ import { PostgresMemberRepository } from './postgresMemberRepository.ts';
 import { PostgresInvitationRepository } from './postgresInvitationRepository.ts';
 import { PostgresDomainRepository } from './postgresDomainRepository.ts';
 import { PostgresSsoConnectionRepository } from './postgresSsoConnectionRepository.ts';
+import { PostgresDirectoryRepository } from './postgresDirectoryRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -29,5 +30,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     invitations: new PostgresInvitationRepository(orm),
     domains: new PostgresDomainRepository(orm),
     ssoConnections: new PostgresSsoConnectionRepository(orm, secrets),
+    directories: new PostgresDirectoryRepository(orm),
   };
 }

@@ -7,6 +7,8 @@ import { healthRoutes } from './health/index.ts';
 import { identityProviderRoutes } from './identityProvider/index.ts';
 import { domainRoutes } from './domains/index.ts';
 import { ssoConnectionRoutes } from './ssoConnections/index.ts';
+import { directoryRoutes } from './directories/index.ts';
+import { scimRoutes } from './scim/index.ts';
 import { invitationRoutes } from './invitations/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { permissionRoutes } from './permissions/index.ts';
@@ -30,5 +32,7 @@ export const allRoutes = [
   ...invitationRoutes,
   ...domainRoutes,
   ...ssoConnectionRoutes,
+  ...directoryRoutes,
+  ...scimRoutes,
   ...temporalCodecRoutes,
 ];

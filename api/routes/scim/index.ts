@@ -1,0 +1,3 @@
+import { scimResourceTypesRoute, scimSchemasRoute, scimServiceProviderConfigRoute } from './scimDiscovery.ts';
+
+export const scimRoutes = [scimServiceProviderConfigRoute, scimResourceTypesRoute, scimSchemasRoute];

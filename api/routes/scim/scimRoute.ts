@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { authenticateDirectory } from '../../../domain/directories/authenticateDirectory.ts';
+import type { DirectoryRecord } from '../../../domain/directories/directoryRecord.ts';
+import { ScimError, scimErrorBody } from '../../../domain/directories/scimError.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { Uuid } from '../../../domain/schemas/common.ts';
+import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/routeDefinition.ts';
+import { publicBaseUrl } from '../directories/publicBaseUrl.ts';
+
+export const ScimDirectoryParams = z.object({ id: Uuid });
+
+/** A SCIM answer: any JSON the SCIM resource says, with its status. */
+export const ScimBody = z.record(z.string(), z.unknown()).meta({ id: 'ScimResponse', description: 'an RFC 7643/7644 resource, list or error' });
+
+/** What a SCIM handler runs with: the directory its token opened, and the directory's SCIM base URL. */
+export interface ScimScope {
+  directory: DirectoryRecord;
+  base: string;
+  scope: RouteScope;
+}
+
+/**
+ * A route of a directory's SCIM endpoint: outside the OIDC service tokens (the directory's own bearer token,
+ * checked here), its failures answered as RFC 7644 error bodies, never the registry's Error body.
+ */
+export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  query?: Q;
+  handler: (input: { query: z.output<Q>; params: Record<string, string> }, scim: ScimScope) => Promise<RouteResponse>;
+}) {
+  return defineRoute({
+    method: definition.method,
+    path: `/scim/v2/directories/{id}${definition.path}`,
+    operationId: definition.operationId,
+    access: 'public',
+    summary: `SCIM 2.0 (the directory's bearer token): ${definition.summary}`,
+    tags: ['scim'],
+    extension: true,
+    params: ScimDirectoryParams,
+    ...(definition.query ? { query: definition.query } : {}),
+    responses: {
+      200: { description: 'the SCIM answer', schema: ScimBody },
+      400: { description: 'invalid input (SCIM error body)', schema: ScimBody },
+      401: { description: "no or another directory's token (SCIM error body)", schema: ScimBody },
+      429: { description: "past the directory's budget (SCIM error body)", schema: ScimBody },
+    },
+    handler: async (input, scope) => {
+      try {
+        const directory = await authenticateDirectory(scope.deps, input.params.id, scope.ctx.get('authorization') || undefined, scope.deps.scimLimits);
+        const base = `${publicBaseUrl(scope.deps)}/scim/v2/directories/${directory.id}`;
+        return await definition.handler({ query: input.query as z.output<Q>, params: input.params as Record<string, string> }, { directory, base, scope });
+      } catch (error) {
+        const scim = error instanceof ScimError ? error : error instanceof AppError && error.code === 'invalid_input' ? new ScimError(400, error.message, { scimType: 'invalidValue' }) : undefined;
+        if (!scim) throw error;
+        if (scim.status === 401) scope.ctx.set('WWW-Authenticate', 'Bearer');
+        if (scim.retryAfterSeconds !== undefined) scope.ctx.set('Retry-After', String(scim.retryAfterSeconds));
+        return { status: scim.status, body: scimErrorBody(scim) };
+      }
+    },
+  });
+}
