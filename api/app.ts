@@ -57,6 +57,7 @@ function completeContext(deps: AppDependencies): AppContext {
     effects,
     tenantActorSignals: deps.tenantActors,
     users: deps.identityProvider,
+    ssoLinks: deps.identityProvider,
     domainChecks: domainChecksOf(deps.settings),
     issuerDiscovery: ssoIssuerDiscovery({
       allowedHosts: deps.settings.SSO_ISSUER_ALLOWED_HOSTS,

@@ -20,4 +20,6 @@ export interface RegistryContext {
   domainChecks?: DomainChecks;
   /** Reads an SSO connection's issuer's discovery document (SSO_ISSUER_ALLOWED_HOSTS); absent where none is configured. */
   issuerDiscovery?: IssuerDiscovery;
+  /** Whether a user signed in through an SSO connection's identity provider; absent where no provider is configured. */
+  ssoLinks?: { signedInThrough(userId: string, alias: string): Promise<boolean> };
 }

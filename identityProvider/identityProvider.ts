@@ -101,6 +101,8 @@ export interface IdentityProvider extends UserDirectory {
   putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void>;
   /** Deletes the identity provider (gone already is success). */
   removeSsoProvider(alias: string): Promise<void>;
+  /** Whether the user is linked to the identity provider `alias` (has signed in through it); an unknown user is not. */
+  signedInThrough(userId: string, alias: string): Promise<boolean>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */
   listTenantUserIds(tenantId: string): Promise<string[]>;
   /** The organizations a user belongs to. Unknown user: empty list. */

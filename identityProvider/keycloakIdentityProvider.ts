@@ -239,6 +239,14 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     }
   }
 
+  async signedInThrough(userId: string, alias: string): Promise<boolean> {
+    const links = await this.#call('read federated identities', () => this.#client.users.listFederatedIdentities({ id: userId })).catch((err: unknown) => {
+      if (statusOf(err) === 404) return [];
+      throw err;
+    });
+    return links.some((link) => link.identityProvider === alias);
+  }
+
   async removeSsoProvider(alias: string): Promise<void> {
     try {
       await this.#call('delete identity provider', () => this.#client.identityProviders.del({ alias }));

@@ -24,6 +24,7 @@ import {
   addMembership,
   completeRequiredActions,
   deleteIdentityProvider,
+  identityProviderExists,
   deleteMembership,
   insertEmail,
   insertOrganization,
@@ -191,6 +192,14 @@ export class SimulatedIdentityProvider implements IdentityProvider {
       // The simulator keeps what Keycloak would show an administrator: not the client's secret.
       await putIdentityProvider(sql, { alias, organizationId, enabled, config });
     });
+  }
+
+  /**
+   * The simulator has no brokered sign-in (no federated identities): a user of its own that exists is taken at its
+   * word, for an identity provider it holds (docs/decisions.md, single sign-on).
+   */
+  signedInThrough(userId: string, alias: string): Promise<boolean> {
+    return this.#run('find_user', { subject: subject({ userId }) }, async (sql) => UUID.test(userId) && (await userById(sql, userId)) !== undefined && (await identityProviderExists(sql, alias)));
   }
 
   removeSsoProvider(alias: string): Promise<void> {

@@ -196,6 +196,10 @@ export async function putIdentityProvider(sql: Sql, idp: { alias: string; organi
   );
 }
 
+export async function identityProviderExists(sql: Sql, alias: string): Promise<boolean> {
+  return (await run<{ alias: string }>(sql, 'identity_provider_exists', 'select alias from idp_sim_identity_providers where alias = $1', [alias])).length > 0;
+}
+
 export async function deleteIdentityProvider(sql: Sql, alias: string): Promise<void> {
   await run(sql, 'delete_identity_provider', 'delete from idp_sim_identity_providers where alias = $1', [alias]);
 }

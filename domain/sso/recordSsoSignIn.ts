@@ -1,6 +1,6 @@
 import { requireReach, type TenantReach } from '../access/tenantReach.ts';
 import { memberChangeEffects } from '../changeEffects/memberChangeEffects.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { memberAuditEvent } from '../members/memberAuditEvent.ts';
 import type { MemberRecord } from '../members/memberRecord.ts';
 import type { MemberChange, MemberChangeFacts } from '../members/memberRepository.ts';
@@ -34,9 +34,12 @@ export function planSsoMember(tenantId: string, user: DirectoryUser, defaultRole
   };
 }
 
-/** The provider's report of a sign-in through the identity provider `alias` (the Keycloak extension's event listener). */
+/**
+ * The provider's report of a sign-in through the identity provider `alias` (the Keycloak extension's event listener),
+ * believed only when the provider links the user to that identity provider (404 otherwise).
+ */
 export async function recordSsoSignIn(
-  { stores, effects }: RegistryContext,
+  { stores, effects, ssoLinks }: RegistryContext,
   alias: string,
   user: DirectoryUser,
   reach: TenantReach,
@@ -44,6 +47,11 @@ export async function recordSsoSignIn(
   const connection = await stores.ssoConnections.byAlias(alias);
   if (!connection) throw notFound('sso connection');
   requireReach(reach, connection.tenantId, 'sso connection');
+  // Only a sign-in the provider itself knows of makes a member: a caller cannot name any user it likes.
+  if (!ssoLinks) throw new AppError('unavailable', 'identity provider not configured');
+  if (!(await ssoLinks.signedInThrough(user.userId, alias).catch(() => {
+    throw new AppError('unavailable', 'the identity provider could not be asked about the sign-in');
+  }))) throw notFound('sign-in through this identity provider');
   const tenant = await stores.tenants.find({ by: 'id', id: connection.tenantId });
   if (!tenant) throw notFound('tenant');
   const defaultRole = tenantSettingsOf(tenant.settings).default_role;

@@ -80,6 +80,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   const idp: IdentityProvider = options.idp?.(service) ?? new SimulatedIdentityProvider(service.deps.orm, service.baseUrl);
   service.deps.identityProvider = idp;
   service.deps.users = idp;
+  service.deps.ssoLinks = idp;
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const relay = startOutboxRelay({

@@ -4,6 +4,7 @@ import { startDnsServer, type DnsServer } from '../../support/dnsServer.ts';
 import { eventually } from '../../support/eventually.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { uniqueSlug } from '../../support/testService.ts';
+import { addSimulatedUser } from '../../support/simulatedUsers.ts';
 
 /** SSO connections against a loopback OIDC issuer, a real DNS server for the domains, the actors and the simulated provider. */
 let dns: DnsServer;
@@ -110,7 +111,11 @@ describe('POST /v1/internal/idp/sso-sign-ins', () => {
     const tenant = await newTenant();
     await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'IT_ADMIN' } });
     const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's' })).body;
-    const signIn = { user_id: `jane-${tenant.slug}`, idp_alias: created.idp_alias, email: 'Jane@Acme.test', name: 'Jane Doe' };
+    await eventually(() => simulatedProvider(created.idp_alias), 10_000, 'the identity provider');
+    const userId = await addSimulatedUser(stack.service.orm, { email: `jane@${tenant.slug}.example` });
+    // A user the provider does not have is no sign-in of its: nobody can be made a member by naming a user id.
+    expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: 'not-a-user', idp_alias: created.idp_alias })).status).toBe(404);
+    const signIn = { user_id: userId, idp_alias: created.idp_alias, email: 'Jane@Acme.test', name: 'Jane Doe' };
     const first = await request('POST', '/v1/internal/idp/sso-sign-ins', signIn);
     expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: 'jane@acme.test', roles: ['IT_ADMIN'], status: 'active', source: 'sso' } });
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', signIn)).status).toBe(200);
