@@ -34,27 +34,42 @@ public final class RegistryRequests {
     private RegistryRequests() {
     }
 
-    public static Answer post(KeycloakSession session, RealmModel realm, ClientModel client, String path, Map<String, Object> body)
-            throws IOException, TimeoutException, InterruptedException {
+    /**
+     * Where and as whom the registry is called, read from the realm's model now: a call made after the request's
+     * transaction (an event listener's after-completion work) has no model to read.
+     */
+    public record Target(URI base, Duration timeout, String clientId, String clientSecret, URI tokenEndpoint) {
+    }
+
+    public static Target target(KeycloakSession session, RealmModel realm, ClientModel client) throws IOException {
         ProtocolMapperModel mapper = Optional.ofNullable(client).flatMap(RegistryRequests::claimsMapperOf)
                 .or(() -> realm.getClientsStream().sorted(Comparator.comparing(ClientModel::getClientId)).flatMap(c -> claimsMapperOf(c).stream()).findFirst())
                 .orElseThrow(() -> new IOException("no client of realm " + realm.getName() + " has a " + TenantRegistryClaimsMapper.PROVIDER_ID + " mapper"));
         MapperSettings settings = MapperSettings.from(mapper.getConfig());
         Duration timeout = settings.timeout().compareTo(LEAST_TIMEOUT) < 0 ? LEAST_TIMEOUT : settings.timeout();
-        Deadline deadline = Deadline.in(timeout);
-        String base = settings.registryUrl().toString().replaceAll("/+$", "");
-        URI endpoint = URI.create(base + path);
-        String secret = null;
-        URI tokenEndpoint = null;
-        if (settings.clientId() != null) {
-            secret = settings.clientSecret() != null ? settings.clientSecret() : TenantRegistryClaimsMapper.secretOf(realm, settings.clientId());
-            tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : TenantRegistryClaimsMapper.tokenEndpointOf(session, realm);
+        URI base = URI.create(settings.registryUrl().toString().replaceAll("/+$", ""));
+        if (settings.clientId() == null) {
+            return new Target(base, timeout, null, null, null);
         }
-        String token = settings.clientId() == null ? null : SERVICE_TOKENS.token(tokenEndpoint, settings.clientId(), secret, deadline);
+        String secret = settings.clientSecret() != null ? settings.clientSecret() : TenantRegistryClaimsMapper.secretOf(realm, settings.clientId());
+        URI tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : TenantRegistryClaimsMapper.tokenEndpointOf(session, realm);
+        return new Target(base, timeout, settings.clientId(), secret, tokenEndpoint);
+    }
+
+    public static Answer post(KeycloakSession session, RealmModel realm, ClientModel client, String path, Map<String, Object> body)
+            throws IOException, TimeoutException, InterruptedException {
+        return post(target(session, realm, client), path, body);
+    }
+
+    /** The call itself: HTTP only, no model read, so it may run after the request's transaction. */
+    public static Answer post(Target target, String path, Map<String, Object> body) throws IOException, TimeoutException, InterruptedException {
+        Deadline deadline = Deadline.in(target.timeout());
+        URI endpoint = URI.create(target.base() + path);
+        String token = target.clientId() == null ? null : SERVICE_TOKENS.token(target.tokenEndpoint(), target.clientId(), target.clientSecret(), deadline);
         JsonHttp.Answer answer = send(endpoint, body, token, deadline);
         if (answer.status() == 401 && token != null) {
-            SERVICE_TOKENS.forget(tokenEndpoint, settings.clientId(), token);
-            token = SERVICE_TOKENS.token(tokenEndpoint, settings.clientId(), secret, deadline);
+            SERVICE_TOKENS.forget(target.tokenEndpoint(), target.clientId(), token);
+            token = SERVICE_TOKENS.token(target.tokenEndpoint(), target.clientId(), target.clientSecret(), deadline);
             answer = send(endpoint, body, token, deadline);
         }
         return new Answer(answer.status(), answer.body());

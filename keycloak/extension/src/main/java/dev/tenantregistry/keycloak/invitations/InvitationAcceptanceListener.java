@@ -4,6 +4,9 @@ import org.keycloak.events.Event;
 import org.keycloak.events.EventListenerProvider;
 import org.keycloak.events.EventType;
 import org.keycloak.events.admin.AdminEvent;
+import dev.tenantregistry.keycloak.claims.RegistryRequests;
+import org.jboss.logging.Logger;
+import org.keycloak.models.AbstractKeycloakTransaction;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.UserModel;
@@ -17,6 +20,8 @@ import org.keycloak.sessions.AuthenticationSessionModel;
  * at once, so the invitation is accepted without waiting for the user's first token.
  */
 public class InvitationAcceptanceListener implements EventListenerProvider {
+
+    private static final Logger LOG = Logger.getLogger(InvitationAcceptanceListener.class);
 
     private final KeycloakSession session;
 
@@ -58,7 +63,27 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
         ClientModel client = event.getClientId() == null ? null : realm.getClientByClientId(event.getClientId());
         String name = user == null ? "" : String.join(" ", java.util.stream.Stream.of(user.getFirstName(), user.getLastName())
                 .filter(part -> part != null && !part.isBlank()).toList());
-        InvitationLinks.ssoSignIn(session, realm, client, alias, event.getUserId(), user == null ? null : user.getEmail(), name);
+        String userId = event.getUserId();
+        String email = user == null ? null : user.getEmail();
+        RegistryRequests.Target target;
+        try {
+            target = RegistryRequests.target(session, realm, client);
+        } catch (Exception e) {
+            LOG.warnf("tenant-registry: the sign-in of user %s through %s cannot be reported (%s)", userId, alias, e.getMessage());
+            return;
+        }
+        // After the sign-in's transaction commits: the registry asks Keycloak whether the user is linked to the
+        // identity provider, which it can see only then; still before the answer that leads to the user's token.
+        session.getTransactionManager().enlistAfterCompletion(new AbstractKeycloakTransaction() {
+            @Override
+            protected void commitImpl() {
+                InvitationLinks.ssoSignIn(target, alias, userId, email, name);
+            }
+
+            @Override
+            protected void rollbackImpl() {
+            }
+        });
     }
 
     @Override

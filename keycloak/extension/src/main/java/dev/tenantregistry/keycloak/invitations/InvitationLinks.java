@@ -42,7 +42,7 @@ final class InvitationLinks {
     }
 
     /** Reports a sign-in through an SSO connection's identity provider; a failure is logged, the login goes on. */
-    static void ssoSignIn(KeycloakSession session, RealmModel realm, ClientModel client, String alias, String userId, String email, String name) {
+    static void ssoSignIn(RegistryRequests.Target target, String alias, String userId, String email, String name) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("user_id", userId);
         body.put("idp_alias", alias);
@@ -53,7 +53,7 @@ final class InvitationLinks {
             body.put("name", name);
         }
         try {
-            RegistryRequests.Answer answer = RegistryRequests.post(session, realm, client, "/v1/internal/idp/sso-sign-ins", body);
+            RegistryRequests.Answer answer = RegistryRequests.post(target, "/v1/internal/idp/sso-sign-ins", body);
             if (answer.status() != 200 && answer.status() != 201) {
                 LOG.warnf("tenant-registry: the registry answered HTTP %d to the sign-in of user %s through %s", answer.status(), userId, alias);
             }
