@@ -21,7 +21,11 @@ export interface DnsServer {
 }
 
 
-async function dnsmasqPath(): Promise<string> {
+/**
+ * dnsmasq's binary, installed when missing. The suite's global set-up calls it once before any file runs, so files
+ * running side by side never race for the package manager's lock.
+ */
+export async function dnsmasqPath(): Promise<string> {
   for (const path of ['/usr/sbin/dnsmasq', '/usr/bin/dnsmasq']) {
     if (await access(path).then(() => true, () => false)) return path;
   }
