@@ -11,6 +11,7 @@ import type { InvitationRepository } from './invitations/invitationRepository.ts
 import type { DomainRepository } from './domains/domainRepository.ts';
 import type { SsoConnectionRepository } from './sso/ssoConnectionRepository.ts';
 import type { DirectoryRepository } from './directories/directoryRepository.ts';
+import type { DirectoryUserRepository } from './directories/directoryUserRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -27,4 +28,5 @@ export interface RegistryStores {
   domains: DomainRepository;
   ssoConnections: SsoConnectionRepository;
   directories: DirectoryRepository;
+  directoryUsers: DirectoryUserRepository;
 }

@@ -101,6 +101,13 @@ export interface IdentityProvider extends UserDirectory {
   putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void>;
   /** Deletes the identity provider (gone already is success). */
   removeSsoProvider(alias: string): Promise<void>;
+  /**
+   * The user a directory's SCIM user becomes: the one holding the e-mail (whichever tenants it belongs to), or a new
+   * one, enabled, without required actions (it signs in through the customer's own provider); `created` says which.
+   */
+  ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }>;
+  /** Enables or disables the user (a disabled user gets no token); an unknown user is `rejected`. */
+  setUserEnabled(userId: string, enabled: boolean): Promise<void>;
   /** Whether the user is linked to the identity provider `alias` (has signed in through it); an unknown user is not. */
   signedInThrough(userId: string, alias: string): Promise<boolean>;
   /** The user ids of the tenant's organization members (empty when the tenant has no organization). */

@@ -120,6 +120,37 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     }
   }
 
+  async ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }> {
+    const existing = await this.#userIdWithAddress(email);
+    if (existing) return { userId: existing, created: false };
+    const [firstName, ...rest] = name.trim().split(/\s+/);
+    try {
+      const { id } = await this.#call('create user', () =>
+        this.#client.users.create({
+          username: email,
+          email,
+          firstName: firstName || undefined,
+          lastName: rest.join(' ') || undefined,
+          enabled: true,
+          emailVerified: true,
+          attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
+        }),
+      );
+      return { userId: id, created: true };
+    } catch (err) {
+      if (statusOf(err) !== 409) throw err;
+      const raced = await this.#userIdWithAddress(email);
+      if (raced) return { userId: raced, created: false };
+      throw err;
+    }
+  }
+
+  async setUserEnabled(userId: string, enabled: boolean): Promise<void> {
+    const user = await this.#readUser(userId, true);
+    if (user?.enabled === enabled) return;
+    await this.#call('update user enabled', () => this.#client.users.update({ id: userId }, { ...user, enabled }));
+  }
+
   async ensureMembership(organizationId: string, userId: string): Promise<void> {
     try {
       // The client sends the bare id as the body; every 26.x accepts that, the quoted JSON string only since keycloak#34401.

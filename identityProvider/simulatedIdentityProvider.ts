@@ -36,6 +36,7 @@ import {
   putIdentityProvider,
   replaceOrganizationDomains,
   replaceUserAttributes,
+  setEnabled,
   takeFault,
   userAttributes,
   userById,
@@ -151,6 +152,26 @@ export class SimulatedIdentityProvider implements IdentityProvider {
       const raced = await userWithAddress(sql, address);
       if (raced) return { userId: raced };
       throw new IdpError('unavailable', `the user ${address} could neither be found nor made`, 503);
+    });
+  }
+
+  ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }> {
+    const address = email.trim().toLowerCase();
+    return this.#run('user', { slugs: [tenant.slug] }, async (sql) => {
+      const existing = await userWithAddress(sql, address);
+      if (existing) return { userId: existing, created: false };
+      const [firstName, ...rest] = name.trim().split(/\s+/);
+      const inserted = await insertUser(sql, { address, firstName: firstName || null, lastName: rest.join(' ') || null, tenantId: tenant.tenantId, realmRoles: [], requiredActions: [] });
+      if (inserted) return { userId: inserted, created: true };
+      const raced = await userWithAddress(sql, address);
+      if (raced) return { userId: raced, created: false };
+      throw new IdpError('unavailable', `the user ${address} could neither be found nor made`, 503);
+    });
+  }
+
+  setUserEnabled(userId: string, enabled: boolean): Promise<void> {
+    return this.#run('find_user', { subject: subject({ userId }) }, async (sql) => {
+      if (!UUID.test(userId) || !(await setEnabled(sql, userId, enabled))) throw notFound('user');
     });
   }
 

@@ -35,6 +35,7 @@ function outboxPayload(command: OutboxCommand): string | null {
   if (command.kind === 'syncMember') return JSON.stringify({ user_id: command.userId });
   if (command.kind === 'sendInvitation') return JSON.stringify({ invitation_id: command.invitationId });
   if (command.kind === 'syncSso') return JSON.stringify({ connection_id: command.connectionId });
+  if (command.kind === 'syncDirectoryUser') return JSON.stringify({ directory_id: command.directoryId, scim_user_id: command.scimUserId });
   return null;
 }
 
@@ -43,6 +44,8 @@ interface OutboxPayload {
   user_id?: string;
   invitation_id?: string;
   connection_id?: string;
+  directory_id?: string;
+  scim_user_id?: string;
 }
 
 /** The command of an outbox row. */
@@ -50,6 +53,7 @@ function outboxCommand(kind: OutboxCommand['kind'], payload: OutboxPayload | nul
   if (kind === 'syncMember') return { kind, userId: payload?.user_id ?? '' };
   if (kind === 'sendInvitation') return { kind, invitationId: payload?.invitation_id ?? '' };
   if (kind === 'syncSso') return { kind, connectionId: payload?.connection_id ?? '' };
+  if (kind === 'syncDirectoryUser') return { kind, directoryId: payload?.directory_id ?? '', scimUserId: payload?.scim_user_id ?? '' };
   return { kind };
 }
 

@@ -14,6 +14,7 @@ import { PostgresInvitationRepository } from './postgresInvitationRepository.ts'
 import { PostgresDomainRepository } from './postgresDomainRepository.ts';
 import { PostgresSsoConnectionRepository } from './postgresSsoConnectionRepository.ts';
 import { PostgresDirectoryRepository } from './postgresDirectoryRepository.ts';
+import { PostgresDirectoryUserRepository } from './postgresDirectoryUserRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -31,5 +32,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     domains: new PostgresDomainRepository(orm),
     ssoConnections: new PostgresSsoConnectionRepository(orm, secrets),
     directories: new PostgresDirectoryRepository(orm),
+    directoryUsers: new PostgresDirectoryUserRepository(orm),
   };
 }

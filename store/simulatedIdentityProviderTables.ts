@@ -204,6 +204,11 @@ export async function deleteIdentityProvider(sql: Sql, alias: string): Promise<v
   await run(sql, 'delete_identity_provider', 'delete from idp_sim_identity_providers where alias = $1', [alias]);
 }
 
+/** Enables or disables the user; false when there is no such user. */
+export async function setEnabled(sql: Sql, userId: string, enabled: boolean): Promise<boolean> {
+  return (await run<{ id: string }>(sql, 'set_enabled', 'update idp_sim_users set enabled = $2 where id = $1 returning id', [userId, enabled])).length > 0;
+}
+
 export async function pingTables(sql: Sql): Promise<void> {
   await run(sql, 'ping', 'select 1', []);
 }

@@ -10,6 +10,9 @@ import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { checkDomain, type DomainChecks } from '../../domain/domains/verifyDomain.ts';
 import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
+import { emailOf, nameOf } from '../../domain/directories/scimUserResource.ts';
+import { memberAuditEvent } from '../../domain/members/memberAuditEvent.ts';
+import { tenantSettingsOf } from '../../domain/tenants/tenantSettings.ts';
 import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
 import { planProvisioningInvitation } from '../../domain/invitations/provisioningInvitation.ts';
 import { TENANT_ADMIN_ROLE } from '../../domain/members/tenantAdminRole.ts';
@@ -78,7 +81,7 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections' | 'directories' | 'directoryUsers'>>;
   /** Domains' TXT look-ups and their times; absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
   idp: IdentityProvider;
@@ -456,17 +459,73 @@ export function createTenantActorActivities(deps: {
      * Appends idp.domain_sync_failed or idp.sso_sync_failed once per failing streak of a sync of the organization's
      * domains or of an SSO connection's identity provider (`outcomeId` names it).
      */
-    async recordProviderSyncFailure(tenantId: string, what: 'domain' | 'sso', failure: { kind: string; message: string }, outcomeId: string, targetId?: string): Promise<void> {
+    async recordProviderSyncFailure(tenantId: string, what: 'domain' | 'sso' | 'directory', failure: { kind: string; message: string }, outcomeId: string, targetId?: string): Promise<void> {
       await stores.audit.appendOutcomeOnce(
         {
           action: `idp.${what}_sync_failed`,
           tenant_id: tenantId,
           target_id: targetId ?? tenantId,
-          target_type: what === 'sso' ? 'sso_connection' : 'tenant',
+          target_type: what === 'sso' ? 'sso_connection' : what === 'directory' ? 'directory_user' : 'tenant',
           metadata: { outcome_id: outcomeId, kind: failure.kind, message: failure.message },
         },
         SYSTEM_ACTOR,
       );
+    },
+
+    /**
+     * A directory's SCIM user made to match in the provider and the tenant (the actor's syncDirectoryUser): the
+     * provider's user found by its e-mail or made (enabled, no required actions); an active member with the tenant's
+     * default role, source `directory` (a member that exists keeps its roles and source), or an inactive one for
+     * `active: false`, which also disables a provider user the directory made; a deleted SCIM user's member removed
+     * when the directory made it, and the SCIM user forgotten. The member's side is synced at once.
+     */
+    async syncDirectoryUser(tenantId: string, directoryId: string, scimUserId: string): Promise<{ member: 'active' | 'inactive' | 'removed' | 'none' }> {
+      const directoryUsers = stores.directoryUsers;
+      const directory = await stores.directories?.find(directoryId);
+      const user = await directoryUsers?.find(directoryId, scimUserId, true);
+      const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
+      if (!directoryUsers || !user || !tenant || !directory || directory.tenantId !== tenantId) return { member: 'none' };
+      const settings = tenantSettingsOf(tenant.settings);
+      if (user.deletedAt) {
+        if (user.userId) {
+          const removed = await stores.members.change(tenantId, user.userId, SYSTEM_ACTOR, [], (facts) =>
+            facts.member?.source === 'directory'
+              ? { remove: true, event: memberAuditEvent('member.removed', facts.member, { roles: facts.member.roles, source: 'directory', directory_id: directoryId }), result: true }
+              : { result: false },
+          );
+          if (removed?.result) await syncMemberNow(tenantId, user.userId, Date.now());
+          if (removed?.handOffs.length) await stores.outbox?.markDelivered(removed.handOffs.map((h) => h.id));
+        }
+        await directoryUsers.purge(directoryId, scimUserId);
+        return { member: 'removed' };
+      }
+      const email = emailOf(user);
+      if (!email) throw ApplicationFailure.create({ type: 'rejected', message: `SCIM user ${scimUserId} has no e-mail address`, nonRetryable: true });
+      const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+      const { userId, created } = await providerStep('user', () => asActivityFailure(() => idp.ensureDirectoryUser(ref, email, nameOf(user))));
+      await directoryUsers.recordUser(directoryId, scimUserId, userId, created);
+      const owned = created || user.owned;
+      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [settings.default_role, 'MEMBER'], (facts, now) => {
+        const status = user.active ? 'active' : 'inactive';
+        if (facts.member) {
+          if (facts.member.status === status || (user.active && facts.member.source !== 'directory')) return { result: status };
+          const member = { ...facts.member, status, updatedAt: now } as const;
+          const action = user.active ? 'member.reactivated' : 'member.deactivated';
+          return { put: member, event: memberAuditEvent(action, member, { from: facts.member.status, to: status, directory_id: directoryId }), result: status };
+        }
+        if (!user.active) return { result: 'inactive' as const };
+        const roles = facts.knownRoles.has(settings.default_role) ? [settings.default_role] : ['MEMBER'];
+        const member = {
+          tenantId, userId, email, name: nameOf(user), roles, permissions: [...(facts.knownRoles.get(roles[0]!) ?? [])],
+          status: 'active' as const, source: 'directory' as const, createdAt: now, updatedAt: now,
+        };
+        return { put: member, event: memberAuditEvent('member.added', member, { roles, source: 'directory', directory_id: directoryId }), result: 'active' as const };
+      });
+      await syncMemberNow(tenantId, userId, Date.now());
+      if (written?.handOffs.length) await stores.outbox?.markDelivered(written.handOffs.map((h) => h.id));
+      if (owned) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, user.active)));
+      log.info('synced directory user', { tenantId, directoryId, scimUserId, userId, active: user.active });
+      return { member: user.active ? 'active' : 'inactive' };
     },
 
     /**

@@ -14,6 +14,7 @@ import {
   syncDomainsSignal,
   syncMemberSignal,
   syncSsoSignal,
+  syncDirectoryUserSignal,
   tenantActorWorkflowId,
   type OperatorSignalInput,
   type InvitationSendOutcome,
@@ -21,6 +22,7 @@ import {
   type SendInvitationInput,
   type SyncMemberInput,
   type SyncSsoInput,
+  type SyncDirectoryUserInput,
 } from '../../workflows/tenantActor/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActor/tenantActorWorkflow.ts';
 import type { CheckResult } from '../readinessChecks.ts';
@@ -51,6 +53,8 @@ function signalOf(command: TenantActorCommand): { signal: string; args: unknown[
       return { signal: syncDomainsSignal.name, args: [] };
     case 'syncSso':
       return { signal: syncSsoSignal.name, args: [{ connection_id: command.connectionId } satisfies SyncSsoInput] };
+    case 'syncDirectoryUser':
+      return { signal: syncDirectoryUserSignal.name, args: [{ directory_id: command.directoryId, scim_user_id: command.scimUserId } satisfies SyncDirectoryUserInput] };
     case 'retryProvisioning':
       return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
     case 'resendInvite':

@@ -22,6 +22,8 @@ export type TenantActorCommand =
   | { kind: 'syncDomains' }
   /** An SSO connection was made, changed or deleted: its identity provider in the provider made to match it. */
   | { kind: 'syncSso'; connectionId: string }
+  /** A SCIM user of a directory was made, changed or deleted: its identity-provider user and member made to match it. */
+  | { kind: 'syncDirectoryUser'; directoryId: string; scimUserId: string }
   /** Operator: run provisioning again after a failure. */
   | ({ kind: 'retryProvisioning' } & OperatorRequest)
   /** Operator: send the invite again (provisions first if that never succeeded). */
@@ -42,7 +44,7 @@ export interface OperatorRequest {
 export type TenantActorCommandKind = TenantActorCommand['kind'];
 
 /** The commands a change writes to the outbox in its transaction. */
-export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' | 'syncDomains' | 'syncSso' }>;
+export type OutboxCommand = Extract<TenantActorCommand, { kind: 'provision' | 'pushClaims' | 'syncMember' | 'sendInvitation' | 'syncDomains' | 'syncSso' | 'syncDirectoryUser' }>;
 
 /** The commands an operator sends. */
 export type OperatorCommand = Extract<TenantActorCommand, { kind: 'retryProvisioning' | 'resendInvite' }>;

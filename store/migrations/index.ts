@@ -23,6 +23,7 @@ import { Migration20261129000023Domains } from './Migration20261129000023Domains
 import { Migration20261129000024TenantSettings } from './Migration20261129000024TenantSettings.ts';
 import { Migration20261129000025SsoConnections } from './Migration20261129000025SsoConnections.ts';
 import { Migration20261129000026Directories } from './Migration20261129000026Directories.ts';
+import { Migration20261129000027DirectoryUserSync } from './Migration20261129000027DirectoryUserSync.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -51,4 +52,5 @@ export const migrationsList = [
   { name: 'Migration20261129000024TenantSettings', class: Migration20261129000024TenantSettings },
   { name: 'Migration20261129000025SsoConnections', class: Migration20261129000025SsoConnections },
   { name: 'Migration20261129000026Directories', class: Migration20261129000026Directories },
+  { name: 'Migration20261129000027DirectoryUserSync', class: Migration20261129000027DirectoryUserSync },
 ];

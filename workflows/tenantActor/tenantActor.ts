@@ -42,6 +42,7 @@ import {
   syncDomainsSignal,
   syncMemberSignal,
   syncSsoSignal,
+  syncDirectoryUserSignal,
   type MemberSyncFailure,
   type OperatorSignalInput,
   type TenantActorInput,
@@ -154,6 +155,11 @@ export class TenantActor {
       return outcome;
     });
     setHandler(syncDomainsSignal, () => enqueue({ kind: 'syncDomains' }));
+    setHandler(syncDirectoryUserSignal, (input) => {
+      if (typeof input?.directory_id === 'string' && typeof input.scim_user_id === 'string') {
+        enqueue({ kind: 'syncDirectoryUser', directoryId: input.directory_id, scimUserId: input.scim_user_id });
+      }
+    });
     setHandler(syncSsoSignal, (input) => {
       if (typeof input?.connection_id === 'string' && input.connection_id) enqueue({ kind: 'syncSso', connectionId: input.connection_id });
     });
@@ -223,6 +229,8 @@ export class TenantActor {
         return this.#syncDomains();
       case 'syncSso':
         return this.#syncSso(command.connectionId);
+      case 'syncDirectoryUser':
+        return this.#syncDirectoryUser(command.directoryId, command.scimUserId);
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
         const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
@@ -333,6 +341,23 @@ export class TenantActor {
       log.warn('organization domains not synced', { tenantId, ...failure });
       const outcomeId = this.#outcomeId('domains');
       await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'domain', failure, outcomeId));
+    }
+  }
+
+  /**
+   * Makes a directory's SCIM user match in the provider and the tenant (the provisioning retry policy for an
+   * unavailable provider); a failure that outlasts it is audited once as idp.directory_sync_failed, and the next
+   * change of the user syncs it again.
+   */
+  async #syncDirectoryUser(directoryId: string, scimUserId: string): Promise<void> {
+    const tenantId = this.#input.tenantId;
+    try {
+      await this.#idp.syncDirectoryUser(tenantId, directoryId, scimUserId);
+    } catch (error) {
+      const failure = { kind: failureKind(error), message: failureMessage(error) };
+      log.warn('directory user not synced', { tenantId, directoryId, scimUserId, ...failure });
+      const outcomeId = this.#outcomeId(`directory:${scimUserId}`);
+      await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'directory', failure, outcomeId, scimUserId));
     }
   }
 

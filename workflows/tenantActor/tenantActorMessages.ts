@@ -103,4 +103,12 @@ export interface SyncSsoInput {
 
 /** An SSO connection changed: make its identity provider in the provider match it (made, changed, disabled, deleted). */
 export const syncSsoSignal = defineSignal<[SyncSsoInput]>('syncSso');
+/** Payload of syncDirectoryUser: a directory's SCIM user whose provider user and member are to match it. */
+export interface SyncDirectoryUserInput {
+  directory_id: string;
+  scim_user_id: string;
+}
+
+/** A directory's SCIM user changed: make its identity-provider user and member match it. */
+export const syncDirectoryUserSignal = defineSignal<[SyncDirectoryUserInput]>('syncDirectoryUser');
 export const actorStateQuery = defineQuery<TenantActorState>('state');

@@ -8,6 +8,10 @@ import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/
 import { publicBaseUrl } from '../directories/publicBaseUrl.ts';
 
 export const ScimDirectoryParams = z.object({ id: Uuid });
+/** A resource's id in a SCIM path: any text; one that names nothing is SCIM's 404. */
+const ScimResourceParams = ScimDirectoryParams.extend({ uid: z.string().min(1).max(255) });
+/** A SCIM request's body: read as RFC 7643 says by the handler, so its refusals are SCIM's. */
+export const ScimRequestBody = z.record(z.string(), z.unknown()).meta({ id: 'ScimRequest', description: 'an RFC 7643 resource or RFC 7644 PatchOp' });
 
 /** A SCIM answer: any JSON the SCIM resource says, with its status. */
 export const ScimBody = z.record(z.string(), z.unknown()).meta({ id: 'ScimResponse', description: 'an RFC 7643/7644 resource, list or error' });
@@ -29,7 +33,9 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
   operationId: string;
   summary: string;
   query?: Q;
-  handler: (input: { query: z.output<Q>; params: Record<string, string> }, scim: ScimScope) => Promise<RouteResponse>;
+  /** The operation takes a body (POST, PUT, PATCH). */
+  body?: boolean;
+  handler: (input: { query: z.output<Q>; params: Record<string, string>; body: unknown }, scim: ScimScope) => Promise<RouteResponse>;
 }) {
   return defineRoute({
     method: definition.method,
@@ -39,10 +45,15 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
     summary: `SCIM 2.0 (the directory's bearer token): ${definition.summary}`,
     tags: ['scim'],
     extension: true,
-    params: ScimDirectoryParams,
+    params: definition.path.includes('{uid}') ? ScimResourceParams : ScimDirectoryParams,
     ...(definition.query ? { query: definition.query } : {}),
+    ...(definition.body ? { body: ScimRequestBody, bodyRequired: true } : {}),
     responses: {
       200: { description: 'the SCIM answer', schema: ScimBody },
+      201: { description: 'the SCIM resource made', schema: ScimBody },
+      204: { description: 'deleted' },
+      404: { description: 'no such resource in this directory (SCIM error body)', schema: ScimBody },
+      409: { description: 'a userName another user of the directory has (SCIM error body)', schema: ScimBody },
       400: { description: 'invalid input (SCIM error body)', schema: ScimBody },
       401: { description: "no or another directory's token (SCIM error body)", schema: ScimBody },
       429: { description: "past the directory's budget (SCIM error body)", schema: ScimBody },
@@ -51,7 +62,7 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
       try {
         const directory = await authenticateDirectory(scope.deps, input.params.id, scope.ctx.get('authorization') || undefined, scope.deps.scimLimits);
         const base = `${publicBaseUrl(scope.deps)}/scim/v2/directories/${directory.id}`;
-        return await definition.handler({ query: input.query as z.output<Q>, params: input.params as Record<string, string> }, { directory, base, scope });
+        return await definition.handler({ query: input.query as z.output<Q>, params: input.params as Record<string, string>, body: input.body }, { directory, base, scope });
       } catch (error) {
         const scim = error instanceof ScimError ? error : error instanceof AppError && error.code === 'invalid_input' ? new ScimError(400, error.message, { scimType: 'invalidValue' }) : undefined;
         if (!scim) throw error;

@@ -1,0 +1,136 @@
+import { parse as parseFilter } from 'scim2-parse-filter';
+import { scimPatch, type ScimPatchOperation } from 'scim-patch';
+import { AppError } from '../errors.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import type { RequestMeta } from '../requestMeta.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+import type { DirectoryRecord } from './directoryRecord.ts';
+import type { DirectoryUserRecord } from './directoryUserRecord.ts';
+import type { DirectoryUserFilter } from './directoryUserRepository.ts';
+import { listResponse, SCIM_MAX_RESULTS, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
+import { ScimError } from './scimError.ts';
+import { scimUserInput, toScimUser, type ScimUserInput } from './scimUserResource.ts';
+
+/** Who changes a directory's users: the directory itself (SPEC-EXTENSIONS §10: the directory as actor). */
+export const directoryActor = (directory: DirectoryRecord): RequestMeta => ({ actorId: `directory:${directory.id}`, actorType: 'directory', recordedBy: `directory:${directory.id}` });
+
+const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUserRecord, metadata: Record<string, unknown> = {}): AuditAppend => ({
+  action,
+  tenant_id: directory.tenantId,
+  target_id: user.id,
+  target_type: 'directory_user',
+  target_name: user.userName,
+  metadata: { directory_id: directory.id, user_name: user.userName, active: user.active, ...(user.externalId ? { external_id: user.externalId } : {}), ...metadata },
+});
+
+const notFoundUser = () => new ScimError(404, 'no such User in this directory');
+
+/** A SCIM filter this endpoint answers: `userName eq "…"` or `externalId eq "…"` (400 invalidFilter for any other). */
+export function userFilterOf(filter: string | undefined): DirectoryUserFilter | undefined {
+  if (filter === undefined || filter.trim() === '') return undefined;
+  let parsed: { op?: string; attrPath?: string; compValue?: unknown };
+  try {
+    parsed = parseFilter(filter) as typeof parsed;
+  } catch {
+    throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
+  }
+  const attribute = parsed.attrPath === 'userName' || parsed.attrPath === 'externalId' ? parsed.attrPath : undefined;
+  if (parsed.op !== 'eq' || !attribute || typeof parsed.compValue !== 'string') {
+    throw new ScimError(400, 'only userName eq "…" and externalId eq "…" are answered', { scimType: 'invalidFilter' });
+  }
+  return { attribute, value: parsed.compValue };
+}
+
+export async function listScimUsers({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
+  const startIndex = Math.max(1, query.startIndex ?? 1);
+  const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
+  const { total, users } = await stores.directoryUsers.page(directory.id, userFilterOf(query.filter), startIndex, count);
+  return listResponse(users.map((u) => toScimUser(u, base)), startIndex, total);
+}
+
+export async function getScimUser({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string) {
+  const user = await stores.directoryUsers.find(directory.id, id);
+  if (!user) throw notFoundUser();
+  return toScimUser(user, base);
+}
+
+/** Writes a user (new or replaced) with its event and the actor's sync; a taken userName is 409 uniqueness. */
+async function writeUser(
+  { stores, effects }: RegistryContext,
+  directory: DirectoryRecord,
+  id: string,
+  decide: (before: DirectoryUserRecord | undefined, now: Date) => { user: DirectoryUserRecord; event: AuditAppend } | undefined,
+): Promise<DirectoryUserRecord> {
+  try {
+    const written = await stores.directoryUsers.change(directory.id, directory.tenantId, id, directoryActor(directory), (before, now) => {
+      const decided = decide(before, now);
+      if (!decided) throw notFoundUser();
+      return { put: decided.user, event: decided.event, result: decided.user };
+    });
+    effects.follow({ handOffs: written.handOffs });
+    return written.result;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });
+    throw error;
+  }
+}
+
+/** What a change of a user is audited as: deactivated when it stops being active, updated otherwise. */
+const changeAction = (before: DirectoryUserRecord, after: ScimUserInput) => (before.active && !after.active ? 'directory.user_deactivated' : 'directory.user_updated');
+
+export async function createScimUser(context: RegistryContext, directory: DirectoryRecord, body: unknown, base: string) {
+  const input = scimUserInput(body);
+  const id = crypto.randomUUID();
+  const user = await writeUser(context, directory, id, (_, now) => {
+    const created: DirectoryUserRecord = { id, directoryId: directory.id, ...input, userId: null, owned: false, deletedAt: null, createdAt: now, updatedAt: now };
+    return { user: created, event: userEvent('directory.user_created', directory, created) };
+  });
+  return toScimUser(user, base);
+}
+
+export async function replaceScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  const input = scimUserInput(body);
+  const user = await writeUser(context, directory, id, (before, now) => {
+    if (!before) return undefined;
+    const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
+    return { user: after, event: userEvent(changeAction(before, input), directory, after) };
+  });
+  return toScimUser(user, base);
+}
+
+/** RFC 7644 §3.5.2 PATCH, in the forms Okta and Microsoft Entra ID send (with and without `path`), by `scim-patch`. */
+export async function patchScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  const operations = (body as { Operations?: unknown } | null)?.Operations;
+  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  const user = await writeUser(context, directory, id, (before, now) => {
+    if (!before) return undefined;
+    let patched: Record<string, unknown>;
+    try {
+      const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, active: before.active, ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
+      patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
+    } catch (error) {
+      throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+    }
+    const input = scimUserInput(patched);
+    const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
+    return { user: after, event: userEvent(changeAction(before, input), directory, after) };
+  });
+  return toScimUser(user, base);
+}
+
+/** Entra ID writes `op` capitalised ("Replace") and booleans as strings ("False"): read as RFC 7644 has them. */
+function normalisedOperations(operations: unknown[]): unknown[] {
+  return operations.map((operation) => {
+    const op = operation as { op?: unknown; value?: unknown };
+    const value = typeof op.value === 'string' && /^(true|false)$/i.test(op.value) ? op.value.toLowerCase() === 'true' : op.value;
+    return { ...op, op: typeof op.op === 'string' ? op.op.toLowerCase() : op.op, value };
+  });
+}
+
+export async function deleteScimUser(context: RegistryContext, directory: DirectoryRecord, id: string): Promise<void> {
+  await writeUser(context, directory, id, (before, now) => {
+    if (!before) return undefined;
+    const deleted: DirectoryUserRecord = { ...before, deletedAt: now, updatedAt: now };
+    return { user: deleted, event: userEvent('directory.user_deleted', directory, deleted) };
+  });
+}

@@ -1,0 +1,131 @@
+import type { DirectoryUserRecord } from '../domain/directories/directoryUserRecord.ts';
+import type { DirectoryUserChange, DirectoryUserFilter, DirectoryUserRepository } from '../domain/directories/directoryUserRepository.ts';
+import type { QueuedActorCommand } from '../domain/changeEffects/changeEffects.ts';
+import { conflict } from '../domain/errors.ts';
+import type { RequestMeta } from '../domain/requestMeta.ts';
+import { appendAuditEvent } from './auditEventInsert.ts';
+import { nativePool } from './nativePool.ts';
+import { nativeTransaction } from './nativeTransaction.ts';
+import type { Orm } from './orm.ts';
+import { enqueueActorCommand } from './postgresActorOutbox.ts';
+import { isUuid } from './uuidShape.ts';
+
+const COLUMNS = 'directory_id, id, user_name, external_id, active, resource, user_id, owned, deleted_at, created_at, updated_at';
+
+interface UserRow {
+  directory_id: string;
+  id: string;
+  user_name: string;
+  external_id: string | null;
+  active: boolean;
+  resource: Record<string, unknown>;
+  user_id: string | null;
+  owned: boolean;
+  deleted_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const rowToRecord = (r: UserRow): DirectoryUserRecord => ({
+  id: r.id,
+  directoryId: r.directory_id,
+  userName: r.user_name,
+  externalId: r.external_id,
+  active: r.active,
+  resource: r.resource,
+  userId: r.user_id,
+  owned: r.owned,
+  deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+const UNIQUE_VIOLATION = '23505';
+
+export class PostgresDirectoryUserRepository implements DirectoryUserRepository {
+  readonly #orm: Orm;
+
+  constructor(orm: Orm) {
+    this.#orm = orm;
+  }
+
+  async find(directoryId: string, id: string, deleted = false): Promise<DirectoryUserRecord | undefined> {
+    if (!isUuid(directoryId) || !isUuid(id)) return undefined;
+    const { rows: [row] } = await (await nativePool(this.#orm)).query<UserRow>({
+      name: `directory_user_find${deleted ? '_any' : ''}`,
+      text: `select ${COLUMNS} from directory_users where directory_id = $1 and id = $2${deleted ? '' : ' and deleted_at is null'}`,
+      values: [directoryId, id],
+    });
+    return row && rowToRecord(row);
+  }
+
+  async page(directoryId: string, filter: DirectoryUserFilter | undefined, startIndex: number, count: number): Promise<{ total: number; users: DirectoryUserRecord[] }> {
+    const condition = !filter ? '' : filter.attribute === 'userName' ? ' and lower(user_name) = lower($4)' : ' and external_id = $4';
+    const values: unknown[] = [directoryId, count, startIndex - 1, ...(filter ? [filter.value] : [])];
+    const { rows } = await (await nativePool(this.#orm)).query<UserRow & { total: number }>({
+      name: `directory_users_page_${filter?.attribute ?? 'all'}`,
+      text: `select ${COLUMNS}, count(*) over ()::int as total from directory_users
+              where directory_id = $1 and deleted_at is null${condition} order by created_at, id limit $2 offset $3`,
+      values,
+    });
+    if (rows.length > 0) return { total: rows[0]!.total, users: rows.map(rowToRecord) };
+    // Past the last page the window has no row to count on.
+    const { rows: [counted] } = await (await nativePool(this.#orm)).query<{ total: number }>({
+      name: `directory_users_count_${filter?.attribute ?? 'all'}`,
+      text: `select count(*)::int as total from directory_users where directory_id = $1 and deleted_at is null${condition.replace('$4', '$2')}`,
+      values: [directoryId, ...(filter ? [filter.value] : [])],
+    });
+    return { total: counted!.total, users: [] };
+  }
+
+  change<T>(
+    directoryId: string,
+    tenantId: string,
+    id: string,
+    meta: RequestMeta,
+    decide: (before: DirectoryUserRecord | undefined, now: Date) => DirectoryUserChange<T>,
+  ): Promise<{ result: T; handOffs: QueuedActorCommand[] }> {
+    return nativeTransaction(this.#orm, async (sql) => {
+      const { rows: [row] } = await sql.query<UserRow>({
+        name: 'directory_user_locked',
+        text: `select ${COLUMNS} from directory_users where directory_id = $1 and id = $2 and deleted_at is null for update`,
+        values: [directoryId, id],
+      });
+      const change = decide(row && rowToRecord(row), new Date());
+      if (!change.put) return { result: change.result, handOffs: [] };
+      const u = change.put;
+      try {
+        await sql.query({
+          name: 'directory_user_put',
+          text: `insert into directory_users (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 on conflict (directory_id, id) do update set user_name = excluded.user_name, external_id = excluded.external_id, active = excluded.active,
+                   resource = excluded.resource, deleted_at = excluded.deleted_at, updated_at = excluded.updated_at`,
+          values: [u.directoryId, u.id, u.userName, u.externalId, u.active, JSON.stringify(u.resource), u.userId, u.owned, u.deletedAt, u.createdAt, u.updatedAt],
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(`another user of this directory has the userName ${u.userName}`);
+        throw error;
+      }
+      await sql.query({ name: 'directory_synced', text: 'update directories set last_synced_at = $2 where id = $1', values: [directoryId, u.updatedAt] });
+      if (change.event) await appendAuditEvent(sql, change.event, meta);
+      const handOff = await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directoryId, scimUserId: u.id });
+      return { result: change.result, handOffs: [handOff] };
+    });
+  }
+
+  async recordUser(directoryId: string, id: string, userId: string, owned: boolean): Promise<void> {
+    await (await nativePool(this.#orm)).query({
+      name: 'directory_user_record_user',
+      text: 'update directory_users set user_id = $3, owned = owned or $4 where directory_id = $1 and id = $2',
+      values: [directoryId, id, userId, owned],
+    });
+  }
+
+  async purge(directoryId: string, id: string): Promise<void> {
+    await (await nativePool(this.#orm)).query({
+      name: 'directory_user_purge',
+      text: 'delete from directory_users where directory_id = $1 and id = $2 and deleted_at is not null',
+      values: [directoryId, id],
+    });
+  }
+}
