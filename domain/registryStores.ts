@@ -12,6 +12,7 @@ import type { DomainRepository } from './domains/domainRepository.ts';
 import type { SsoConnectionRepository } from './sso/ssoConnectionRepository.ts';
 import type { DirectoryRepository } from './directories/directoryRepository.ts';
 import type { DirectoryUserRepository } from './directories/directoryUserRepository.ts';
+import type { DirectoryGroupRepository } from './directories/directoryGroupRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -29,4 +30,5 @@ export interface RegistryStores {
   ssoConnections: SsoConnectionRepository;
   directories: DirectoryRepository;
   directoryUsers: DirectoryUserRepository;
+  directoryGroups: DirectoryGroupRepository;
 }

@@ -15,6 +15,7 @@ import { PostgresDomainRepository } from './postgresDomainRepository.ts';
 import { PostgresSsoConnectionRepository } from './postgresSsoConnectionRepository.ts';
 import { PostgresDirectoryRepository } from './postgresDirectoryRepository.ts';
 import { PostgresDirectoryUserRepository } from './postgresDirectoryUserRepository.ts';
+import { PostgresDirectoryGroupRepository } from './postgresDirectoryGroupRepository.ts';
 
 /** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
@@ -33,5 +34,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     ssoConnections: new PostgresSsoConnectionRepository(orm, secrets),
     directories: new PostgresDirectoryRepository(orm),
     directoryUsers: new PostgresDirectoryUserRepository(orm),
+    directoryGroups: new PostgresDirectoryGroupRepository(orm),
   };
 }

@@ -81,7 +81,7 @@ const LEDGER_RETRY: RetryPolicy = { initialIntervalMs: 100, backoffCoefficient: 
 
 /** The side effects of a tenant's actor: the registry's database and the identity provider. */
 export function createTenantActorActivities(deps: {
-  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections' | 'directories' | 'directoryUsers'>>;
+  stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> & Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections' | 'directories' | 'directoryUsers' | 'directoryGroups'>>;
   /** Domains' TXT look-ups and their times; absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
   idp: IdentityProvider;
@@ -505,20 +505,29 @@ export function createTenantActorActivities(deps: {
       const { userId, created } = await providerStep('user', () => asActivityFailure(() => idp.ensureDirectoryUser(ref, email, nameOf(user))));
       await directoryUsers.recordUser(directoryId, scimUserId, userId, created);
       const owned = created || user.owned;
-      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [settings.default_role, 'MEMBER'], (facts, now) => {
+      // The default role, and the roles the directory's mapping gives the user's groups.
+      const groupNames = (await stores.directoryGroups?.namesOfMember(directoryId, scimUserId)) ?? [];
+      const asked = [settings.default_role, ...groupNames.flatMap((name) => directory.groupRoles[name] ?? [])];
+      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [...asked, 'MEMBER'], (facts, now) => {
         const status = user.active ? 'active' : 'inactive';
-        if (facts.member) {
-          if (facts.member.status === status || (user.active && facts.member.source !== 'directory')) return { result: status };
-          const member = { ...facts.member, status, updatedAt: now } as const;
-          const action = user.active ? 'member.reactivated' : 'member.deactivated';
-          return { put: member, event: memberAuditEvent(action, member, { from: facts.member.status, to: status, directory_id: directoryId }), result: status };
+        const known = [...new Set(asked)].filter((slug) => facts.knownRoles.has(slug)).sort();
+        const roles = known.length > 0 ? known : ['MEMBER'];
+        const permissions = [...new Set(roles.flatMap((slug) => facts.knownRoles.get(slug) ?? []))].sort();
+        const before = facts.member;
+        if (before) {
+          const ours = before.source === 'directory';
+          const nextRoles = ours ? roles : before.roles;
+          const nextStatus = user.active && !ours ? before.status : status;
+          if (before.status === nextStatus && before.roles.join(' ') === nextRoles.join(' ')) return { result: status };
+          const member = { ...before, status: nextStatus, roles: nextRoles, permissions: ours ? permissions : before.permissions, updatedAt: now };
+          const event =
+            before.status !== nextStatus
+              ? memberAuditEvent(user.active ? 'member.reactivated' : 'member.deactivated', member, { from: before.status, to: nextStatus, directory_id: directoryId })
+              : memberAuditEvent('member.roles_changed', member, { old: before.roles, new: nextRoles, directory_id: directoryId });
+          return { put: member, event, result: status };
         }
         if (!user.active) return { result: 'inactive' as const };
-        const roles = facts.knownRoles.has(settings.default_role) ? [settings.default_role] : ['MEMBER'];
-        const member = {
-          tenantId, userId, email, name: nameOf(user), roles, permissions: [...(facts.knownRoles.get(roles[0]!) ?? [])],
-          status: 'active' as const, source: 'directory' as const, createdAt: now, updatedAt: now,
-        };
+        const member = { tenantId, userId, email, name: nameOf(user), roles, permissions, status: 'active' as const, source: 'directory' as const, createdAt: now, updatedAt: now };
         return { put: member, event: memberAuditEvent('member.added', member, { roles, source: 'directory', directory_id: directoryId }), result: 'active' as const };
       });
       await syncMemberNow(tenantId, userId, Date.now());

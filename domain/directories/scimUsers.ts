@@ -119,7 +119,7 @@ export async function patchScimUser(context: RegistryContext, directory: Directo
 }
 
 /** Entra ID writes `op` capitalised ("Replace") and booleans as strings ("False"): read as RFC 7644 has them. */
-function normalisedOperations(operations: unknown[]): unknown[] {
+export function normalisedOperations(operations: unknown[]): unknown[] {
   return operations.map((operation) => {
     const op = operation as { op?: unknown; value?: unknown };
     const value = typeof op.value === 'string' && /^(true|false)$/i.test(op.value) ? op.value.toLowerCase() === 'true' : op.value;

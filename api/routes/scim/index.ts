@@ -1,4 +1,5 @@
 import { scimResourceTypesRoute, scimSchemasRoute, scimServiceProviderConfigRoute } from './scimDiscovery.ts';
+import { scimCreateGroupRoute, scimDeleteGroupRoute, scimGetGroupRoute, scimListGroupsRoute, scimPatchGroupRoute, scimReplaceGroupRoute } from './scimGroups.ts';
 import { scimCreateUserRoute, scimDeleteUserRoute, scimGetUserRoute, scimListUsersRoute, scimPatchUserRoute, scimReplaceUserRoute } from './scimUsers.ts';
 
 export const scimRoutes = [
@@ -11,4 +12,10 @@ export const scimRoutes = [
   scimReplaceUserRoute,
   scimPatchUserRoute,
   scimDeleteUserRoute,
+  scimListGroupsRoute,
+  scimCreateGroupRoute,
+  scimGetGroupRoute,
+  scimReplaceGroupRoute,
+  scimPatchGroupRoute,
+  scimDeleteGroupRoute,
 ];

@@ -1,0 +1,138 @@
+import { parse as parseFilter } from 'scim2-parse-filter';
+import { scimPatch, type ScimPatchOperation } from 'scim-patch';
+import { AppError } from '../errors.ts';
+import { isoTimestamp } from '../isoTimestamp.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+import type { DirectoryGroupRecord } from './directoryGroupRecord.ts';
+import type { DirectoryGroupFilter } from './directoryGroupRepository.ts';
+import type { DirectoryRecord } from './directoryRecord.ts';
+import { listResponse, SCIM_GROUP_SCHEMA, SCIM_MAX_RESULTS } from './scimDiscovery.ts';
+import { ScimError } from './scimError.ts';
+import { directoryActor, normalisedOperations } from './scimUsers.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFoundGroup = () => new ScimError(404, 'no such Group in this directory');
+const invalid = (detail: string) => new ScimError(400, detail, { scimType: 'invalidValue' });
+
+/** A Group resource read and checked: displayName required; members by their `value` (this directory's user ids). */
+export function scimGroupInput(body: unknown): { displayName: string; externalId: string | null; members: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('the body must be a SCIM Group resource');
+  const input = body as Record<string, unknown>;
+  if (typeof input.displayName !== 'string' || input.displayName.trim() === '' || input.displayName.length > 255) throw invalid('displayName is required (1 to 255 characters)');
+  if (input.members !== undefined && input.members !== null && !Array.isArray(input.members)) throw invalid('members must be a list');
+  const members = ((input.members as { value?: unknown }[] | undefined) ?? []).map((m) => m?.value);
+  if (members.some((value) => typeof value !== 'string' || !UUID.test(value))) throw invalid("members' values must be ids of this directory's users");
+  return { displayName: input.displayName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, members: [...new Set(members as string[])].sort() };
+}
+
+export function toScimGroup(group: DirectoryGroupRecord, base: string): Record<string, unknown> {
+  return {
+    schemas: [SCIM_GROUP_SCHEMA],
+    id: group.id,
+    displayName: group.displayName,
+    ...(group.externalId !== null ? { externalId: group.externalId } : {}),
+    members: group.members.map((value) => ({ value, $ref: `${base}/Users/${value}` })),
+    meta: { resourceType: 'Group', created: isoTimestamp(group.createdAt), lastModified: isoTimestamp(group.updatedAt), location: `${base}/Groups/${group.id}` },
+  };
+}
+
+function groupFilterOf(filter: string | undefined): DirectoryGroupFilter | undefined {
+  if (filter === undefined || filter.trim() === '') return undefined;
+  let parsed: { op?: string; attrPath?: string; compValue?: unknown };
+  try {
+    parsed = parseFilter(filter) as typeof parsed;
+  } catch {
+    throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
+  }
+  const attribute = parsed.attrPath === 'displayName' || parsed.attrPath === 'externalId' ? parsed.attrPath : undefined;
+  if (parsed.op !== 'eq' || !attribute || typeof parsed.compValue !== 'string') {
+    throw new ScimError(400, 'only displayName eq "…" and externalId eq "…" are answered', { scimType: 'invalidFilter' });
+  }
+  return { attribute, value: parsed.compValue };
+}
+
+const groupEvent = (action: string, directory: DirectoryRecord, group: DirectoryGroupRecord, metadata: Record<string, unknown> = {}): AuditAppend => ({
+  action,
+  tenant_id: directory.tenantId,
+  target_id: group.id,
+  target_type: 'directory_group',
+  target_name: group.displayName,
+  metadata: { directory_id: directory.id, display_name: group.displayName, members: group.members.length, ...metadata },
+});
+
+export async function listScimGroups({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
+  const startIndex = Math.max(1, query.startIndex ?? 1);
+  const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
+  const { total, groups } = await stores.directoryGroups.page(directory.id, groupFilterOf(query.filter), startIndex, count);
+  return listResponse(groups.map((g) => toScimGroup(g, base)), startIndex, total);
+}
+
+export async function getScimGroup({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string) {
+  const group = await stores.directoryGroups.find(directory.id, id);
+  if (!group) throw notFoundGroup();
+  return toScimGroup(group, base);
+}
+
+async function writeGroup(
+  { stores, effects }: RegistryContext,
+  directory: DirectoryRecord,
+  id: string,
+  decide: (before: DirectoryGroupRecord | undefined, now: Date) => { group?: DirectoryGroupRecord; remove?: boolean; event: AuditAppend } | undefined,
+): Promise<DirectoryGroupRecord | undefined> {
+  try {
+    const written = await stores.directoryGroups.change(directory.id, directory.tenantId, id, directoryActor(directory), (before, now) => {
+      const decided = decide(before, now);
+      if (!decided) throw notFoundGroup();
+      return { ...(decided.group ? { put: decided.group } : {}), ...(decided.remove ? { remove: true } : {}), event: decided.event, result: decided.group };
+    });
+    effects.follow({ handOffs: written.handOffs });
+    return written.result;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });
+    throw error;
+  }
+}
+
+export async function createScimGroup(context: RegistryContext, directory: DirectoryRecord, body: unknown, base: string) {
+  const input = scimGroupInput(body);
+  const id = crypto.randomUUID();
+  const group = await writeGroup(context, directory, id, (_, now) => {
+    const created: DirectoryGroupRecord = { id, directoryId: directory.id, ...input, createdAt: now, updatedAt: now };
+    return { group: created, event: groupEvent('directory.group_created', directory, created) };
+  });
+  return toScimGroup(group!, base);
+}
+
+export async function replaceScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  const input = scimGroupInput(body);
+  const group = await writeGroup(context, directory, id, (before, now) => {
+    if (!before) return undefined;
+    const after = { ...before, ...input, updatedAt: now };
+    return { group: after, event: groupEvent('directory.group_updated', directory, after) };
+  });
+  return toScimGroup(group!, base);
+}
+
+/** PATCH of a Group: members added and removed (`members[value eq "…"]` too), displayName replaced, by `scim-patch`. */
+export async function patchScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  const operations = (body as { Operations?: unknown } | null)?.Operations;
+  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  const group = await writeGroup(context, directory, id, (before, now) => {
+    if (!before) return undefined;
+    let patched: unknown;
+    try {
+      const current = { schemas: [SCIM_GROUP_SCHEMA], displayName: before.displayName, ...(before.externalId ? { externalId: before.externalId } : {}), members: before.members.map((value) => ({ value })), meta: { resourceType: 'Group' } };
+      patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
+    } catch (error) {
+      throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+    }
+    const after = { ...before, ...scimGroupInput(patched), updatedAt: now };
+    return { group: after, event: groupEvent('directory.group_updated', directory, after) };
+  });
+  return toScimGroup(group!, base);
+}
+
+export async function deleteScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string): Promise<void> {
+  await writeGroup(context, directory, id, (before) => (before ? { remove: true, event: groupEvent('directory.group_deleted', directory, before) } : undefined));
+}
