@@ -316,7 +316,10 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       const current = await this.#readUser(userId, membership !== null);
       if (!current) return;
       if (JSON.stringify(current) !== JSON.stringify(user)) continue;
-      await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...current, attributes }));
+      // Without requiredActions, which Keycloak leaves as they are when absent: a push racing the user's own
+      // completion of an action (an invitation's password) must not give the action back.
+      const { requiredActions: _untouched, ...rest } = current;
+      await this.#call('update user attributes', () => this.#client.users.update({ id: userId }, { ...rest, attributes }));
       return;
     }
     throw new IdpError('unavailable', `user ${userId} kept changing while its membership was pushed`);

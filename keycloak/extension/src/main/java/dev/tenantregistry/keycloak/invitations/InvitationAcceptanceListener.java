@@ -45,8 +45,27 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
         }
         authSession.removeAuthNote(InvitationActionTokenHandler.INVITATION_NOTE);
         String[] parts = note.split(" ", 2);
-        RealmModel realm = session.getContext().getRealm();
-        InvitationLinks.accepted(session, realm, authSession.getClient(), parts[0], parts.length > 1 ? parts[1] : "", event.getUserId());
+        String invitationId = parts[0];
+        String nonce = parts.length > 1 ? parts[1] : "";
+        String userId = event.getUserId();
+        RegistryRequests.Target target;
+        try {
+            target = RegistryRequests.target(session, session.getContext().getRealm(), authSession.getClient());
+        } catch (Exception e) {
+            LOG.warnf("tenant-registry invitation %s: its acceptance by user %s cannot be reported (%s)", invitationId, userId, e.getMessage());
+            return;
+        }
+        // After the password is committed: the registry's sync of the new member then reads the user as it is now.
+        session.getTransactionManager().enlistAfterCompletion(new AbstractKeycloakTransaction() {
+            @Override
+            protected void commitImpl() {
+                InvitationLinks.accepted(target, invitationId, nonce, userId);
+            }
+
+            @Override
+            protected void rollbackImpl() {
+            }
+        });
     }
 
     /**

@@ -63,16 +63,15 @@ final class InvitationLinks {
     }
 
     /** Reports that the user completed the invitation's link; a failure is logged (the registry's sign-in backstop accepts it). */
-    static void accepted(KeycloakSession session, RealmModel realm, ClientModel client, String invitationId, String nonce, String userId) {
+    static void accepted(RegistryRequests.Target target, String invitationId, String nonce, String userId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("invitation_id", invitationId);
         body.put("nonce", nonce);
         body.put("user_id", userId);
         try {
-            RegistryRequests.Answer answer = RegistryRequests.post(session, realm, client, "/v1/internal/idp/invitations/accepted", body);
+            RegistryRequests.Answer answer = RegistryRequests.post(target, "/v1/internal/idp/invitations/accepted", body);
             if (answer.status() != 200) {
-                LOG.warnf("tenant-registry invitation %s: the registry answered HTTP %d to its acceptance by user %s",
-                        invitationId, answer.status(), userId);
+                LOG.warnf("tenant-registry invitation %s: the registry answered HTTP %d to its acceptance by user %s", invitationId, answer.status(), userId);
             }
         } catch (Exception e) {
             LOG.warnf("tenant-registry invitation %s: its acceptance by user %s could not be reported (%s); the user's first sign-in accepts it",
