@@ -1,13 +1,5 @@
-import { z } from 'zod';
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from '../../../domain/directories/scimGroups.ts';
-import { queryInteger } from '../../../domain/schemas/common.ts';
-import { scimRoute } from './scimRoute.ts';
-
-const ScimListQuery = z.object({
-  filter: z.string().max(1000).optional(),
-  startIndex: queryInteger(1, 1_000_000_000).optional(),
-  count: z.preprocess((value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value), z.int().min(0)).optional(),
-});
+import { ScimListQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListGroupsRoute = scimRoute({
   method: 'get',

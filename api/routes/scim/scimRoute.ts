@@ -3,13 +3,20 @@ import { authenticateDirectory } from '../../../domain/directories/authenticateD
 import type { DirectoryRecord } from '../../../domain/directories/directoryRecord.ts';
 import { ScimError, scimErrorBody } from '../../../domain/directories/scimError.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { Uuid } from '../../../domain/schemas/common.ts';
+import { queryInteger, Uuid } from '../../../domain/schemas/common.ts';
 import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/routeDefinition.ts';
 import { publicBaseUrl } from '../directories/publicBaseUrl.ts';
 
 export const ScimDirectoryParams = z.object({ id: Uuid });
 /** A resource's id in a SCIM path: any text; one that names nothing is SCIM's 404. */
 const ScimResourceParams = ScimDirectoryParams.extend({ uid: z.string().min(1).max(255) });
+/** A SCIM list's query (RFC 7644 §3.4.2): a filter, and 1-based paging; a count above 200 is cut to 200. */
+export const ScimListQuery = z.object({
+  filter: z.string().max(1000).optional(),
+  startIndex: queryInteger(1, 1_000_000_000).optional(),
+  count: queryInteger(0, 1_000_000_000).optional(),
+});
+
 /** A SCIM request's body: read as RFC 7643 says by the handler, so its refusals are SCIM's. */
 export const ScimRequestBody = z.record(z.string(), z.unknown()).meta({ id: 'ScimRequest', description: 'an RFC 7643 resource or RFC 7644 PatchOp' });
 
