@@ -97,30 +97,20 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   async ensureInvitedUser(tenant: TenantRef, email: string): Promise<{ userId: string }> {
-    const existing = await this.#userIdWithAddress(email);
-    if (existing) return { userId: existing };
-    try {
-      const { id } = await this.#call('create user', () =>
-        this.#client.users.create({
-          username: email,
-          email,
-          enabled: true,
-          emailVerified: false,
-          requiredActions: INVITE_ACTIONS,
-          attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
-        }),
-      );
-      return { userId: id };
-    } catch (err) {
-      if (statusOf(err) !== 409) throw err;
-      // Made meanwhile (a concurrent send): that user is the one.
-      const raced = await this.#userIdWithAddress(email);
-      if (raced) return { userId: raced };
-      throw err;
-    }
+    const { userId } = await this.#userOfAddress(tenant, email, '', true);
+    return { userId };
   }
 
-  async ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }> {
+  ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }> {
+    return this.#userOfAddress(tenant, email, name, false);
+  }
+
+  /**
+   * The user holding the address, whoever's it is, or a new one with this tenant as its home: an invited one with the
+   * invite's required actions and its address unverified, a directory's verified and without actions (it signs in
+   * through the customer's provider). A user made meanwhile (Keycloak's 409) is the one.
+   */
+  async #userOfAddress(tenant: TenantRef, email: string, name: string, invited: boolean): Promise<{ userId: string; created: boolean }> {
     const existing = await this.#userIdWithAddress(email);
     if (existing) return { userId: existing, created: false };
     const [firstName, ...rest] = name.trim().split(/\s+/);
@@ -132,7 +122,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
           firstName: firstName || undefined,
           lastName: rest.join(' ') || undefined,
           enabled: true,
-          emailVerified: true,
+          emailVerified: !invited,
+          ...(invited ? { requiredActions: INVITE_ACTIONS } : {}),
           attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
         }),
       );

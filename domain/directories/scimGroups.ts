@@ -1,11 +1,10 @@
-import { parse as parseFilter } from 'scim2-parse-filter';
 import { scimPatch, type ScimPatchOperation } from 'scim-patch';
 import { AppError } from '../errors.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryGroupRecord } from './directoryGroupRecord.ts';
-import type { DirectoryGroupFilter } from './directoryGroupRepository.ts';
+import { scimEqFilter } from './scimEqFilter.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import { listResponse, SCIM_GROUP_SCHEMA, SCIM_MAX_RESULTS } from './scimDiscovery.ts';
 import { ScimError } from './scimError.ts';
@@ -37,21 +36,6 @@ export function toScimGroup(group: DirectoryGroupRecord, base: string): Record<s
   };
 }
 
-function groupFilterOf(filter: string | undefined): DirectoryGroupFilter | undefined {
-  if (filter === undefined || filter.trim() === '') return undefined;
-  let parsed: { op?: string; attrPath?: string; compValue?: unknown };
-  try {
-    parsed = parseFilter(filter) as typeof parsed;
-  } catch {
-    throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
-  }
-  const attribute = parsed.attrPath === 'displayName' || parsed.attrPath === 'externalId' ? parsed.attrPath : undefined;
-  if (parsed.op !== 'eq' || !attribute || typeof parsed.compValue !== 'string') {
-    throw new ScimError(400, 'only displayName eq "…" and externalId eq "…" are answered', { scimType: 'invalidFilter' });
-  }
-  return { attribute, value: parsed.compValue };
-}
-
 const groupEvent = (action: string, directory: DirectoryRecord, group: DirectoryGroupRecord, metadata: Record<string, unknown> = {}): AuditAppend => ({
   action,
   tenant_id: directory.tenantId,
@@ -64,7 +48,7 @@ const groupEvent = (action: string, directory: DirectoryRecord, group: Directory
 export async function listScimGroups({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
   const startIndex = Math.max(1, query.startIndex ?? 1);
   const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
-  const { total, groups } = await stores.directoryGroups.page(directory.id, groupFilterOf(query.filter), startIndex, count);
+  const { total, groups } = await stores.directoryGroups.page(directory.id, scimEqFilter(query.filter, ['displayName', 'externalId'] as const), startIndex, count);
   return listResponse(groups.map((g) => toScimGroup(g, base)), startIndex, total);
 }
 

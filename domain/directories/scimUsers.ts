@@ -1,4 +1,3 @@
-import { parse as parseFilter } from 'scim2-parse-filter';
 import { scimPatch, type ScimPatchOperation } from 'scim-patch';
 import { AppError } from '../errors.ts';
 import type { RegistryContext } from '../registryContext.ts';
@@ -6,7 +5,7 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
-import type { DirectoryUserFilter } from './directoryUserRepository.ts';
+import { scimEqFilter } from './scimEqFilter.ts';
 import { listResponse, SCIM_MAX_RESULTS, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
 import { ScimError } from './scimError.ts';
 import { scimUserInput, toScimUser, type ScimUserInput } from './scimUserResource.ts';
@@ -25,26 +24,10 @@ const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUs
 
 const notFoundUser = () => new ScimError(404, 'no such User in this directory');
 
-/** A SCIM filter this endpoint answers: `userName eq "…"` or `externalId eq "…"` (400 invalidFilter for any other). */
-export function userFilterOf(filter: string | undefined): DirectoryUserFilter | undefined {
-  if (filter === undefined || filter.trim() === '') return undefined;
-  let parsed: { op?: string; attrPath?: string; compValue?: unknown };
-  try {
-    parsed = parseFilter(filter) as typeof parsed;
-  } catch {
-    throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
-  }
-  const attribute = parsed.attrPath === 'userName' || parsed.attrPath === 'externalId' ? parsed.attrPath : undefined;
-  if (parsed.op !== 'eq' || !attribute || typeof parsed.compValue !== 'string') {
-    throw new ScimError(400, 'only userName eq "…" and externalId eq "…" are answered', { scimType: 'invalidFilter' });
-  }
-  return { attribute, value: parsed.compValue };
-}
-
 export async function listScimUsers({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
   const startIndex = Math.max(1, query.startIndex ?? 1);
   const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
-  const { total, users } = await stores.directoryUsers.page(directory.id, userFilterOf(query.filter), startIndex, count);
+  const { total, users } = await stores.directoryUsers.page(directory.id, scimEqFilter(query.filter, ['userName', 'externalId'] as const), startIndex, count);
   return listResponse(users.map((u) => toScimUser(u, base)), startIndex, total);
 }
 
