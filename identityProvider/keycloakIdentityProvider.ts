@@ -113,21 +113,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   async #userOfAddress(tenant: TenantRef, email: string, name: string, invited: boolean): Promise<{ userId: string; created: boolean }> {
     const existing = await this.#userIdWithAddress(email);
     if (existing) return { userId: existing, created: false };
-    const [firstName, ...rest] = name.trim().split(/\s+/);
     try {
-      const { id } = await this.#call('create user', () =>
-        this.#client.users.create({
-          username: email,
-          email,
-          firstName: firstName || undefined,
-          lastName: rest.join(' ') || undefined,
-          enabled: true,
-          emailVerified: !invited,
-          ...(invited ? { requiredActions: INVITE_ACTIONS } : {}),
-          attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
-        }),
-      );
-      return { userId: id, created: true };
+      return { userId: await this.#newUser(tenant, email, name, invited), created: true };
     } catch (err) {
       if (statusOf(err) !== 409) throw err;
       const raced = await this.#userIdWithAddress(email);
@@ -406,27 +393,35 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   async #createUser(tenant: TenantRef, email: string, name: string | undefined): Promise<string> {
-    const [firstName, ...rest] = (name ?? '').trim().split(/\s+/);
     try {
-      const { id } = await this.#call('create user', () =>
-        this.#client.users.create({
-          username: email,
-          email,
-          firstName: firstName || undefined,
-          lastName: rest.join(' ') || undefined,
-          enabled: true,
-          emailVerified: false,
-          requiredActions: INVITE_ACTIONS,
-          attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
-        }),
-      );
-      return id;
+      return await this.#newUser(tenant, email, name ?? '', true);
     } catch (err) {
       if (statusOf(err) !== 409) throw err;
       const winner = await this.#tenantUserId(tenant, email);
       if (winner) return winner;
       throw new IdpError('user_exists', `Keycloak already has a user with this e-mail or username that is not tenant ${tenant.tenantId}'s`, 409);
     }
+  }
+
+  /**
+   * A new enabled user with this tenant as its home: invited (the invite's required actions, its address unverified)
+   * or a directory's (verified, no actions). Keycloak's 409 is left to the caller, which knows whose the address is.
+   */
+  async #newUser(tenant: TenantRef, email: string, name: string, invited: boolean): Promise<string> {
+    const [firstName, ...rest] = name.trim().split(/\s+/);
+    const { id } = await this.#call('create user', () =>
+      this.#client.users.create({
+        username: email,
+        email,
+        firstName: firstName || undefined,
+        lastName: rest.join(' ') || undefined,
+        enabled: true,
+        emailVerified: !invited,
+        ...(invited ? { requiredActions: INVITE_ACTIONS } : {}),
+        attributes: { tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug] },
+      }),
+    );
+    return id;
   }
 
   async #grantItAdmin(userId: string): Promise<void> {
