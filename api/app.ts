@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { AppContext, AppDependencies } from './appDependencies.ts';
 import { buildOpenApiDocument } from './openApiDocument.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
-import { createAuthMiddleware, publicPathsOf } from './auth/authMiddleware.ts';
+import { createAuthMiddleware, publicPathsOf, type PublicPaths } from './auth/authMiddleware.ts';
 import { requestScope } from './middleware/requestScope.ts';
 import { requestMetrics } from './middleware/requestMetrics.ts';
 import { requestTracing } from './middleware/requestTracing.ts';
@@ -14,6 +14,7 @@ import { addressRateLimit, rateLimit, rateLimitsConfigured, type RateLimitClass 
 import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
+import { SCIM_PATH_PREFIX } from './routes/scim/scimRoute.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';
@@ -83,7 +84,7 @@ function completeContext(deps: AppDependencies): AppContext {
 }
 
 /** Verify and claims by their exact paths; the public probes are never limited; everything else shares one budget. */
-function rateLimitClassOf(routes: AnyRoute[], publicPaths: ReadonlySet<string>): (path: string) => RateLimitClass | undefined {
+function rateLimitClassOf(routes: AnyRoute[], publicPaths: PublicPaths): (path: string) => RateLimitClass | undefined {
   const own = new Map<string, RateLimitClass>();
   for (const route of routes) {
     if (route.operationId === 'verifyApiKey') own.set(route.path, 'verify');
@@ -105,10 +106,10 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   if (context.metrics) app.use(requestMetrics(context.metrics));
   if (context.tracer) app.use(requestTracing(context.tracer));
   app.use(requestScope(deps.log));
-  app.use(errorHandler());
+  app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
-  const publicPaths = publicPathsOf(routes);
+  const publicPaths = publicPathsOf(routes, [SCIM_PATH_PREFIX]);
   const classOf = rateLimitClassOf(routes, publicPaths);
   // Before the token's verification, an address's flood is refused without one; without authentication there is
   // none to spare, and the per-client limit below is the address's already.

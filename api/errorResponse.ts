@@ -1,4 +1,5 @@
 import { AppError, type ErrorCode } from '../domain/errors.ts';
+import { ScimError } from '../domain/directories/scimError.ts';
 import { isStoreUnreachable } from '../store/storeUnreachable.ts';
 
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -34,6 +35,8 @@ export interface ErrorResponse {
   status: number;
   body: { error: string; message?: string };
   expose: boolean;
+  /** RFC 7644's scimType, for an answer of the SCIM endpoint. */
+  scimType?: string;
   /** Seconds for Retry-After: a failure that passes by itself (the store away, a full queue, a rate limit). */
   retryAfterSeconds?: number;
 }
@@ -46,8 +49,18 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** The one place where failures become the spec's Error body; anything unexpected is a 500 that leaks nothing. */
 export function errorResponse(error: unknown): ErrorResponse {
+  if (error instanceof ScimError) {
+    return {
+      status: error.status,
+      body: { error: CODE_OF_STATUS[error.status] ?? (Object.entries(STATUS_OF).find(([, status]) => status === error.status)?.[0] ?? 'invalid_input'), message: error.message },
+      expose: true,
+      ...(error.scimType ? { scimType: error.scimType } : {}),
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    };
+  }
   if (error instanceof AppError) {
     const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
+    if (error.code === 'invalid_input') response.scimType = 'invalidValue';
     if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
     if (error.code === 'rate_limited') {
       // A limit that knows when it frees up says so (an invitation's sends); the others ask for a few seconds.

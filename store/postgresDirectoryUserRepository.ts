@@ -11,6 +11,9 @@ import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { isUuid } from './uuidShape.ts';
 
 const COLUMNS = 'directory_id, id, user_name, external_id, active, resource, user_id, owned, deleted_at, created_at, updated_at';
+/** What a read answers beside the columns: the groups the user is in (directory_groups_members_idx). */
+const READ_COLUMNS = `${COLUMNS}, (select coalesce(json_agg(json_build_object('id', g.id, 'displayName', g.display_name) order by g.display_name), '[]')
+  from directory_groups g where g.directory_id = directory_users.directory_id and g.members @> array[directory_users.id]) as groups`;
 
 interface UserRow {
   directory_id: string;
@@ -24,6 +27,7 @@ interface UserRow {
   deleted_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  groups?: { id: string; displayName: string }[];
 }
 
 const rowToRecord = (r: UserRow): DirectoryUserRecord => ({
@@ -38,6 +42,7 @@ const rowToRecord = (r: UserRow): DirectoryUserRecord => ({
   deletedAt: r.deleted_at === null ? null : new Date(r.deleted_at),
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
+  ...(r.groups ? { groups: r.groups } : {}),
 });
 
 const UNIQUE_VIOLATION = '23505';
@@ -53,7 +58,7 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
     if (!isUuid(directoryId) || !isUuid(id)) return undefined;
     const { rows: [row] } = await (await nativePool(this.#orm)).query<UserRow>({
       name: `directory_user_find${deleted ? '_any' : ''}`,
-      text: `select ${COLUMNS} from directory_users where directory_id = $1 and id = $2${deleted ? '' : ' and deleted_at is null'}`,
+      text: `select ${READ_COLUMNS} from directory_users where directory_id = $1 and id = $2${deleted ? '' : ' and deleted_at is null'}`,
       values: [directoryId, id],
     });
     return row && rowToRecord(row);
@@ -64,7 +69,7 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
     const values: unknown[] = [directoryId, count, startIndex - 1, ...(filter ? [filter.value] : [])];
     const { rows } = await (await nativePool(this.#orm)).query<UserRow & { total: number }>({
       name: `directory_users_page_${filter?.attribute ?? 'all'}`,
-      text: `select ${COLUMNS}, count(*) over ()::int as total from directory_users
+      text: `select ${READ_COLUMNS}, count(*) over ()::int as total from directory_users
               where directory_id = $1 and deleted_at is null${condition} order by created_at, id limit $2 offset $3`,
       values,
     });

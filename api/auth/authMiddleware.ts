@@ -18,7 +18,7 @@ const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
  * `publicPaths`: the paths of the operations whose access is `public` (the health probes, SPEC "Authentication" 4),
  * matched exactly so no other path can slip through.
  */
-export function createAuthMiddleware(config: AuthConfig, publicPaths: ReadonlySet<string>, verifier?: TokenVerifier): Middleware<AuthState> {
+export function createAuthMiddleware(config: AuthConfig, publicPaths: PublicPaths, verifier?: TokenVerifier): Middleware<AuthState> {
   if (!config.enabled) return (_ctx, next) => next();
   const tokens = verifier ?? createOidcTokenVerifier(config);
 
@@ -52,7 +52,24 @@ function reject(ctx: ParameterizedContext<AuthState>, message: string, invalidTo
   ctx.body = { error: 'unauthorized', message };
 }
 
-/** The paths whose operations need no token (a path with parameters never is: the match is exact). */
-export function publicPathsOf(routes: ReadonlyArray<{ path: string; access: string }>): ReadonlySet<string> {
-  return new Set(routes.filter((route) => route.access === 'public' && !route.path.includes('{')).map((route) => route.path));
+/** Which paths need no token. */
+export interface PublicPaths {
+  has(path: string): boolean;
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+/**
+ * The paths whose operations need no token: a `public` operation's path matched whole, each `{parameter}` one path
+ * segment; and everything beneath `ownAuthPrefixes`, whose routes authenticate their callers themselves (the SCIM
+ * endpoint's directory tokens), so that an unknown path there is answered by that endpoint's 404, not an OIDC 401.
+ */
+export function publicPathsOf(routes: ReadonlyArray<{ path: string; access: string }>, ownAuthPrefixes: readonly string[] = []): PublicPaths {
+  const exact = new Set<string>();
+  const templates: RegExp[] = [];
+  for (const route of routes.filter((r) => r.access === 'public')) {
+    if (!route.path.includes('{')) exact.add(route.path);
+    else templates.push(new RegExp(`^${route.path.split(/\{\w+\}/).map(escaped).join('[^/]+')}$`));
+  }
+  return { has: (path) => exact.has(path) || templates.some((t) => t.test(path)) || ownAuthPrefixes.some((prefix) => path.startsWith(prefix)) };
 }

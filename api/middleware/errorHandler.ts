@@ -1,17 +1,26 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
-import { errorBodyOfStatus, errorResponse } from '../errorResponse.ts';
+import { ScimError, scimErrorBody } from '../../domain/directories/scimError.ts';
+import { errorBodyOfStatus, errorResponse, type ErrorResponse } from '../errorResponse.ts';
 
-/** Outermost handler: every non-2xx answer carries the Error body, including unknown routes. */
-export function errorHandler(): Middleware {
+/**
+ * Outermost handler: every non-2xx answer carries the Error body, including unknown routes. Beneath `scimPrefix`
+ * (the directories' SCIM endpoint) the same failures are answered in RFC 7644's error body instead, which SCIM
+ * clients read (§3.12): an unknown path, a path parameter or body the route refuses, the store away.
+ */
+export function errorHandler(options: { scimPrefix?: string } = {}): Middleware {
+  const { scimPrefix } = options;
   return async (ctx, next) => {
+    const scim = scimPrefix !== undefined && ctx.path.startsWith(scimPrefix);
+    const bodyOf = (response: Pick<ErrorResponse, 'status' | 'body' | 'scimType'>) =>
+      scim ? scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {})) : response.body;
     try {
       await next();
       // A status without a body (unknown route, or the router's 405/501, which keep their Allow header) gets the Error body.
       if (ctx.status >= 400 && ctx.body == null) {
         const status = ctx.status;
         const message = status === 404 ? `no route for ${ctx.method} ${ctx.path}` : `${STATUS_CODES[status] ?? 'error'}: ${ctx.method} ${ctx.path}`;
-        ctx.body = errorBodyOfStatus(status, message);
+        ctx.body = bodyOf({ status, body: errorBodyOfStatus(status, message) });
         ctx.status = status;
       }
     } catch (error) {
@@ -23,8 +32,9 @@ export function errorHandler(): Middleware {
       } else if (!response.expose) ctx.state.log?.error({ err: error }, 'request failed');
       const allow = (error as { headers?: Record<string, string> })?.headers?.Allow;
       ctx.status = response.status;
-      ctx.body = response.body;
+      ctx.body = bodyOf(response);
       if (allow) ctx.set('Allow', allow);
+      if (scim && response.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
     }
   };
 }

@@ -14,4 +14,6 @@ export interface DirectoryUserRecord {
   deletedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The directory's groups it is in, as a read found them (never written with the user). */
+  groups?: { id: string; displayName: string }[];
 }

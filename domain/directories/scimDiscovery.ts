@@ -65,7 +65,16 @@ export const schemas = (base: string) => [
         multiValued: true,
         subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
       }),
-      attribute('groups', 'complex', { multiValued: true, mutability: 'readOnly', subAttributes: [attribute('value', 'string'), attribute('display', 'string')] }),
+      attribute('groups', 'complex', {
+        multiValued: true,
+        mutability: 'readOnly',
+        subAttributes: [
+          attribute('value', 'string', { mutability: 'readOnly' }),
+          attribute('$ref', 'reference', { mutability: 'readOnly', referenceTypes: ['Group'] }),
+          attribute('display', 'string', { mutability: 'readOnly' }),
+          attribute('type', 'string', { mutability: 'readOnly', canonicalValues: ['direct'] }),
+        ],
+      }),
     ],
     meta: { resourceType: 'Schema', location: `${base}/Schemas/${SCIM_USER_SCHEMA}` },
   },
@@ -77,7 +86,15 @@ export const schemas = (base: string) => [
     attributes: [
       attribute('displayName', 'string', { required: true, uniqueness: 'server' }),
       attribute('externalId', 'string', { caseExact: true }),
-      attribute('members', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string'), attribute('display', 'string')] }),
+      attribute('members', 'complex', {
+        multiValued: true,
+        subAttributes: [
+          attribute('value', 'string', { mutability: 'immutable' }),
+          attribute('$ref', 'reference', { mutability: 'immutable', referenceTypes: ['User'] }),
+          attribute('display', 'string', { mutability: 'readOnly' }),
+          attribute('type', 'string', { mutability: 'immutable', canonicalValues: ['User'] }),
+        ],
+      }),
     ],
     meta: { resourceType: 'Schema', location: `${base}/Schemas/${SCIM_GROUP_SCHEMA}` },
   },

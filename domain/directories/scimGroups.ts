@@ -6,7 +6,9 @@ import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryGroupRecord } from './directoryGroupRecord.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
-import { listResponse, SCIM_GROUP_SCHEMA, SCIM_MAX_RESULTS } from './scimDiscovery.ts';
+import { listResponse, SCIM_GROUP_SCHEMA } from './scimDiscovery.ts';
+import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
+import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
 import { directoryActor, normalisedOperations } from './scimUsers.ts';
 
@@ -31,7 +33,7 @@ export function toScimGroup(group: DirectoryGroupRecord, base: string): Record<s
     id: group.id,
     displayName: group.displayName,
     ...(group.externalId !== null ? { externalId: group.externalId } : {}),
-    members: group.members.map((value) => ({ value, $ref: `${base}/Users/${value}` })),
+    members: group.members.map((value) => ({ value, $ref: `${base}/Users/${value}`, type: 'User' })),
     meta: { resourceType: 'Group', created: isoTimestamp(group.createdAt), lastModified: isoTimestamp(group.updatedAt), location: `${base}/Groups/${group.id}` },
   };
 }
@@ -45,17 +47,15 @@ const groupEvent = (action: string, directory: DirectoryRecord, group: Directory
   metadata: { directory_id: directory.id, display_name: group.displayName, members: group.members.length, ...metadata },
 });
 
-export async function listScimGroups({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
-  const startIndex = Math.max(1, query.startIndex ?? 1);
-  const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
-  const { total, groups } = await stores.directoryGroups.page(directory.id, scimEqFilter(query.filter, ['displayName', 'externalId'] as const), startIndex, count);
-  return listResponse(groups.map((g) => toScimGroup(g, base)), startIndex, total);
+export async function listScimGroups({ stores }: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string) {
+  const { total, groups } = await stores.directoryGroups.page(directory.id, scimEqFilter(request.filter, ['displayName', 'externalId'] as const), request.startIndex, request.count);
+  return listResponse(groups.map((g) => selectScimAttributes(toScimGroup(g, base), SCIM_GROUP_SCHEMA, request)), request.startIndex, total);
 }
 
-export async function getScimGroup({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string) {
+export async function getScimGroup({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string, selection: ScimAttributeSelection = {}) {
   const group = await stores.directoryGroups.find(directory.id, id);
   if (!group) throw notFoundGroup();
-  return toScimGroup(group, base);
+  return selectScimAttributes(toScimGroup(group, base), SCIM_GROUP_SCHEMA, selection);
 }
 
 async function writeGroup(

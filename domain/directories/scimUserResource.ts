@@ -28,7 +28,8 @@ export function scimUserInput(body: unknown): ScimUserInput {
   if (input.name !== undefined && (typeof input.name !== 'object' || input.name === null)) throw invalid('name must be an object');
   const resource: Record<string, unknown> = {};
   for (const key of KEPT) if (input[key] !== undefined) resource[key] = input[key];
-  resource.active = active;
+  // Absent, the user is active, and answered without the attribute, as the client left it (RFC 7644 §3.5.2.2).
+  if (input.active !== undefined) resource.active = active;
   return { userName: userName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, active, resource };
 }
 
@@ -56,9 +57,9 @@ export function toScimUser(user: DirectoryUserRecord, base: string): Record<stri
     id: user.id,
     ...user.resource,
     userName: user.userName,
-    active: user.active,
+    ...(user.resource.active !== undefined ? { active: user.active } : {}),
     ...(user.externalId !== null ? { externalId: user.externalId } : {}),
-    groups: [],
+    groups: (user.groups ?? []).map((group) => ({ value: group.id, display: group.displayName, $ref: `${base}/Groups/${group.id}`, type: 'direct' })),
     meta: { resourceType: 'User', created: isoTimestamp(user.createdAt), lastModified: isoTimestamp(user.updatedAt), location: `${base}/Users/${user.id}` },
   };
 }

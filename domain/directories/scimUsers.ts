@@ -6,7 +6,9 @@ import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
-import { listResponse, SCIM_MAX_RESULTS, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
+import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
+import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
+import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
 import { scimUserInput, toScimUser, type ScimUserInput } from './scimUserResource.ts';
 
@@ -24,17 +26,20 @@ const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUs
 
 const notFoundUser = () => new ScimError(404, 'no such User in this directory');
 
-export async function listScimUsers({ stores }: RegistryContext, directory: DirectoryRecord, query: { filter?: string; startIndex?: number; count?: number }, base: string) {
-  const startIndex = Math.max(1, query.startIndex ?? 1);
-  const count = Math.min(SCIM_MAX_RESULTS, Math.max(0, query.count ?? SCIM_MAX_RESULTS));
-  const { total, users } = await stores.directoryUsers.page(directory.id, scimEqFilter(query.filter, ['userName', 'externalId'] as const), startIndex, count);
-  return listResponse(users.map((u) => toScimUser(u, base)), startIndex, total);
+export async function listScimUsers({ stores }: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string) {
+  const { total, users } = await stores.directoryUsers.page(directory.id, scimEqFilter(request.filter, ['userName', 'externalId'] as const), request.startIndex, request.count);
+  return listResponse(users.map((u) => selectScimAttributes(toScimUser(u, base), SCIM_USER_SCHEMA, request)), request.startIndex, total);
 }
 
-export async function getScimUser({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string) {
+export async function getScimUser({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string, selection: ScimAttributeSelection = {}) {
   const user = await stores.directoryUsers.find(directory.id, id);
   if (!user) throw notFoundUser();
-  return toScimUser(user, base);
+  return selectScimAttributes(toScimUser(user, base), SCIM_USER_SCHEMA, selection);
+}
+
+/** A changed user as answered: read again, for the groups it is in (which the change did not write). */
+async function answered({ stores }: RegistryContext, written: DirectoryUserRecord, base: string) {
+  return toScimUser((await stores.directoryUsers.find(written.directoryId, written.id)) ?? written, base);
 }
 
 /** Writes a user (new or replaced) with its event and the actor's sync; a taken userName is 409 uniqueness. */
@@ -78,7 +83,7 @@ export async function replaceScimUser(context: RegistryContext, directory: Direc
     const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
     return { user: after, event: userEvent(changeAction(before, input), directory, after) };
   });
-  return toScimUser(user, base);
+  return answered(context, user, base);
 }
 
 /** RFC 7644 §3.5.2 PATCH, in the forms Okta and Microsoft Entra ID send (with and without `path`), by `scim-patch`. */
@@ -89,7 +94,7 @@ export async function patchScimUser(context: RegistryContext, directory: Directo
     if (!before) return undefined;
     let patched: Record<string, unknown>;
     try {
-      const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, active: before.active, ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
+      const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, ...(before.resource.active !== undefined ? { active: before.active } : {}), ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
       patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
     } catch (error) {
       throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
@@ -98,7 +103,7 @@ export async function patchScimUser(context: RegistryContext, directory: Directo
     const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
     return { user: after, event: userEvent(changeAction(before, input), directory, after) };
   });
-  return toScimUser(user, base);
+  return answered(context, user, base);
 }
 
 /** Entra ID writes `op` capitalised ("Replace") and booleans as strings ("False"): read as RFC 7644 has them. */

@@ -6,14 +6,13 @@
  *   node test/contract/runSchemathesis.ts
  * Per-operation allowances for rules JSON Schema cannot state are in schemathesis.toml, each with its reason.
  */
-import { execFile, spawn } from 'node:child_process';
-import { access, constants, mkdir, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
-import { freePort } from '../../platform/freePort.ts';
 import { startOidcIssuer } from '../support/oidcIssuer.ts';
 import { startDnsServer } from '../support/dnsServer.ts';
+import { pinnedPythonTool } from './pinnedPythonTool.ts';
+import { withServiceAsStarted } from './serviceAsStarted.ts';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
 const MIN_CASES = 2000;
@@ -23,77 +22,7 @@ const MAX_EXAMPLES = 40;
 const SEED = 20261122;
 
 const root = resolve(import.meta.dirname, '../..');
-const toolDir = join(root, '.tools', 'schemathesis');
-const run = promisify(execFile);
 const log = (message: string) => console.log(`[contract] ${message}`);
-
-async function schemathesis(): Promise<string> {
-  const st = join(toolDir, 'bin', 'st');
-  if (await access(st, constants.X_OK).then(() => true, () => false)) return st;
-  log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into .tools/schemathesis`);
-  await run(process.env.PYTHON ?? 'python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', toolDir, `schemathesis==${SCHEMATHESIS_VERSION}`], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return st;
-}
-
-async function waitForReady(url: string, child: ReturnType<typeof spawn>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    if ((await fetch(url).catch(() => undefined))?.status === 200) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the service was not ready within ${timeoutMs} ms`);
-}
-
-/** `npm start` on ports and a data folder of its own, with `env` added; stopped (its whole process group) at the end. */
-async function withService<T>(name: string, env: Record<string, string>, body: (baseUrl: string) => Promise<T>): Promise<T> {
-  const dataDir = join(root, '.data', `contract-${name}`);
-  await rm(dataDir, { recursive: true, force: true });
-  await mkdir(dataDir, { recursive: true });
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      METRICS_PORT: String(await freePort()),
-      WORKER_METRICS_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-      // Domains are looked up at a DNS server of the run's own, which answers every name (no record: NXDOMAIN).
-      DNS_SERVERS: dns.address,
-      // Made-up issuers' names are looked up too: a short bound keeps the run's pace.
-      SSO_DISCOVERY_TIMEOUT_MS: '1000',
-      ...env,
-    },
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitForReady(`${baseUrl}/readyz`, child, 180_000);
-    return await body(baseUrl);
-  } finally {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    await new Promise((r) => setTimeout(r, 3000));
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // stopped in time
-    }
-  }
-}
 
 /**
  * One Schemathesis run; its output goes to ours, each line behind `[schemathesis]`: its closing banner has the shape
@@ -115,8 +44,17 @@ async function check(st: string, baseUrl: string, headers: string[]): Promise<{ 
   return { code, cases };
 }
 
-const st = await schemathesis();
+const toolDir = await pinnedPythonTool('schemathesis', `schemathesis==${SCHEMATHESIS_VERSION}`, join('bin', 'st'), log);
+const st = join(toolDir, 'bin', 'st');
 const dns = await startDnsServer();
+const withService = <T>(name: string, env: Record<string, string>, body: (baseUrl: string) => Promise<T>) =>
+  withServiceAsStarted(name, {
+    // Domains are looked up at a DNS server of the run's own, which answers every name (no record: NXDOMAIN).
+    DNS_SERVERS: dns.address,
+    // Made-up issuers' names are looked up too: a short bound keeps the run's pace.
+    SSO_DISCOVERY_TIMEOUT_MS: '1000',
+    ...env,
+  }, body);
 const results: { name: string; code: number; cases: number }[] = [];
 
 log('run 1: AUTH_ENABLED=false');

@@ -1,5 +1,6 @@
+import { scimListRequestOfQuery, scimSearchRequest, scimSelectionOfQuery } from '../../../domain/directories/scimListRequest.ts';
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from '../../../domain/directories/scimGroups.ts';
-import { ScimListQuery, scimRoute } from './scimRoute.ts';
+import { ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListGroupsRoute = scimRoute({
   method: 'get',
@@ -7,7 +8,16 @@ export const scimListGroupsRoute = scimRoute({
   operationId: 'scimListGroups',
   summary: "the directory's groups, filtered by `displayName eq` or `externalId eq`, paged by startIndex and count",
   query: ScimListQuery,
-  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, body: await listScimGroups(scope.deps, directory, query, base) }),
+  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, body: await listScimGroups(scope.deps, directory, scimListRequestOfQuery(query), base) }),
+});
+
+export const scimSearchGroupsRoute = scimRoute({
+  method: 'post',
+  path: '/Groups/.search',
+  operationId: 'scimSearchGroups',
+  summary: 'the list of GET /Groups asked in a SearchRequest body (RFC 7644 §3.4.3)',
+  body: true,
+  handler: async ({ body }, { directory, base, scope }) => ({ status: 200, body: await listScimGroups(scope.deps, directory, scimSearchRequest(body), base) }),
 });
 
 export const scimGetGroupRoute = scimRoute({
@@ -15,7 +25,11 @@ export const scimGetGroupRoute = scimRoute({
   path: '/Groups/{uid}',
   operationId: 'scimGetGroup',
   summary: 'one group of the directory, with its members',
-  handler: async ({ params }, { directory, base, scope }) => ({ status: 200, body: await getScimGroup(scope.deps, directory, params.uid!, base) }),
+  query: ScimResourceQuery,
+  handler: async ({ params, query }, { directory, base, scope }) => ({
+    status: 200,
+    body: await getScimGroup(scope.deps, directory, params.uid!, base, scimSelectionOfQuery(query)),
+  }),
 });
 
 export const scimCreateGroupRoute = scimRoute({

@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import { authenticateDirectory } from '../../../domain/directories/authenticateDirectory.ts';
 import type { DirectoryRecord } from '../../../domain/directories/directoryRecord.ts';
-import { ScimError, scimErrorBody } from '../../../domain/directories/scimError.ts';
-import { AppError } from '../../../domain/errors.ts';
 import { queryInteger, Uuid } from '../../../domain/schemas/common.ts';
 import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/routeDefinition.ts';
 import { publicBaseUrl } from '../directories/publicBaseUrl.ts';
 
+/** Where the directories' SCIM endpoints live: the routes beneath authenticate their callers by directory token. */
+export const SCIM_PATH_PREFIX = '/scim/v2/';
+
 export const ScimDirectoryParams = z.object({ id: Uuid });
 /** A resource's id in a SCIM path: any text; one that names nothing is SCIM's 404. */
 const ScimResourceParams = ScimDirectoryParams.extend({ uid: z.string().min(1).max(255) });
-/** A SCIM list's query (RFC 7644 §3.4.2): a filter, and 1-based paging; a count above 200 is cut to 200. */
-export const ScimListQuery = z.object({
+/** Which attributes a resource is answered with (RFC 7644 §3.4.2.5): comma-separated names, one list or the other. */
+export const ScimResourceQuery = z.object({
+  attributes: z.string().max(1000).optional(),
+  excludedAttributes: z.string().max(1000).optional(),
+});
+/** A SCIM list's query (RFC 7644 §3.4.2): a filter, 1-based paging (a count above 200 is cut to 200), attributes. */
+export const ScimListQuery = ScimResourceQuery.extend({
   filter: z.string().max(1000).optional(),
   startIndex: queryInteger(1, 1_000_000_000).optional(),
   count: queryInteger(0, 1_000_000_000).optional(),
@@ -64,19 +70,13 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
       400: { description: 'invalid input (SCIM error body)', schema: ScimBody },
       401: { description: "no or another directory's token (SCIM error body)", schema: ScimBody },
       429: { description: "past the directory's budget (SCIM error body)", schema: ScimBody },
+      501: { description: 'an operation this endpoint does not offer (SCIM error body)', schema: ScimBody },
     },
+    // Failures are thrown: the error handler answers them beneath SCIM_PATH_PREFIX in RFC 7644's error body.
     handler: async (input, scope) => {
-      try {
-        const directory = await authenticateDirectory(scope.deps, input.params.id, scope.ctx.get('authorization') || undefined, scope.deps.scimLimits);
-        const base = `${publicBaseUrl(scope.deps)}/scim/v2/directories/${directory.id}`;
-        return await definition.handler({ query: input.query as z.output<Q>, params: input.params as Record<string, string>, body: input.body }, { directory, base, scope });
-      } catch (error) {
-        const scim = error instanceof ScimError ? error : error instanceof AppError && error.code === 'invalid_input' ? new ScimError(400, error.message, { scimType: 'invalidValue' }) : undefined;
-        if (!scim) throw error;
-        if (scim.status === 401) scope.ctx.set('WWW-Authenticate', 'Bearer');
-        if (scim.retryAfterSeconds !== undefined) scope.ctx.set('Retry-After', String(scim.retryAfterSeconds));
-        return { status: scim.status, body: scimErrorBody(scim) };
-      }
+      const directory = await authenticateDirectory(scope.deps, input.params.id, scope.ctx.get('authorization') || undefined, scope.deps.scimLimits);
+      const base = `${publicBaseUrl(scope.deps)}/scim/v2/directories/${directory.id}`;
+      return definition.handler({ query: input.query as z.output<Q>, params: input.params as Record<string, string>, body: input.body }, { directory, base, scope });
     },
   });
 }

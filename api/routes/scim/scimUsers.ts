@@ -1,5 +1,6 @@
+import { scimListRequestOfQuery, scimSearchRequest, scimSelectionOfQuery } from '../../../domain/directories/scimListRequest.ts';
 import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser } from '../../../domain/directories/scimUsers.ts';
-import { ScimListQuery, scimRoute } from './scimRoute.ts';
+import { ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListUsersRoute = scimRoute({
   method: 'get',
@@ -7,15 +8,28 @@ export const scimListUsersRoute = scimRoute({
   operationId: 'scimListUsers',
   summary: 'the directory\'s users, filtered by `userName eq` or `externalId eq`, paged by startIndex and count (at most 200)',
   query: ScimListQuery,
-  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, body: await listScimUsers(scope.deps, directory, query, base) }),
+  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, body: await listScimUsers(scope.deps, directory, scimListRequestOfQuery(query), base) }),
+});
+
+export const scimSearchUsersRoute = scimRoute({
+  method: 'post',
+  path: '/Users/.search',
+  operationId: 'scimSearchUsers',
+  summary: 'the list of GET /Users asked in a SearchRequest body (RFC 7644 §3.4.3)',
+  body: true,
+  handler: async ({ body }, { directory, base, scope }) => ({ status: 200, body: await listScimUsers(scope.deps, directory, scimSearchRequest(body), base) }),
 });
 
 export const scimGetUserRoute = scimRoute({
   method: 'get',
   path: '/Users/{uid}',
   operationId: 'scimGetUser',
-  summary: 'one user of the directory',
-  handler: async ({ params }, { directory, base, scope }) => ({ status: 200, body: await getScimUser(scope.deps, directory, params.uid!, base) }),
+  summary: 'one user of the directory, with the groups it is in',
+  query: ScimResourceQuery,
+  handler: async ({ params, query }, { directory, base, scope }) => ({
+    status: 200,
+    body: await getScimUser(scope.deps, directory, params.uid!, base, scimSelectionOfQuery(query)),
+  }),
 });
 
 export const scimCreateUserRoute = scimRoute({

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenerOf } from '../../../platform/httpServer.ts';
 import { loadAuthConfig, type AuthConfig, type EnabledAuthConfig } from '../../../api/auth/authConfig.ts';
-import { createAuthMiddleware, type AuthState } from '../../../api/auth/authMiddleware.ts';
+import { createAuthMiddleware, publicPathsOf, type AuthState } from '../../../api/auth/authMiddleware.ts';
 import { IssuerUnavailableError } from '../../../api/auth/oidcTokenVerifier.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 
@@ -278,5 +278,32 @@ describe('inbound authentication with AUTH_ENABLED=false', () => {
     }
     expect((await service.get('/v1/tenants', 'Bearer not-a-jwt')).status).toBe(200);
     expect(service.ran).toEqual(['healthz', 'readyz', 'openapi', 'tenants', 'tenants']);
+  });
+});
+
+describe('publicPathsOf', () => {
+  const routes = [
+    { path: '/healthz', access: 'public' },
+    { path: '/v1/tenants', access: 'tenants:read' },
+    { path: '/idp-sim/action-tokens/{token}', access: 'public' },
+    { path: '/v1/tenants/{id}', access: 'tenants:read' },
+  ];
+
+  it("needs no token for a public operation's path, each {parameter} one whole segment, and for nothing else", () => {
+    const open = publicPathsOf(routes);
+    expect(open.has('/healthz')).toBe(true);
+    expect(open.has('/idp-sim/action-tokens/abc')).toBe(true);
+    expect(open.has('/idp-sim/action-tokens/abc/more')).toBe(false);
+    expect(open.has('/idp-sim/action-tokens/')).toBe(false);
+    expect(open.has('/healthz/x')).toBe(false);
+    expect(open.has('/v1/tenants')).toBe(false);
+    expect(open.has('/v1/tenants/abc')).toBe(false);
+  });
+
+  it('needs no token beneath a prefix whose routes authenticate their callers themselves', () => {
+    const open = publicPathsOf(routes, ['/scim/v2/']);
+    expect(open.has('/scim/v2/directories/d1/Users')).toBe(true);
+    expect(open.has('/scim/v1/x')).toBe(false);
+    expect(open.has('/v1/tenants')).toBe(false);
   });
 });

@@ -34,12 +34,15 @@ describe('SCIM /Groups', () => {
     await eventually(async () => JSON.stringify(await rolesOf(tenant.id, email)) === JSON.stringify(['MEMBER']), 10_000, 'the member with the default role');
 
     const group = await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Admins', members: [{ value: userId }] });
-    expect(group).toMatchObject({ status: 201, body: { displayName: 'Admins', members: [{ value: userId }] } });
+    expect(group).toMatchObject({ status: 201, body: { displayName: 'Admins', members: [{ value: userId, type: 'User' }] } });
+    // The user's answer names the groups it is in (read-only: written through the groups).
+    expect((await scim('GET', `/Users/${userId}`)).body.groups).toEqual([{ value: group.body.id, display: 'Admins', $ref: expect.stringContaining(`/Groups/${group.body.id}`), type: 'direct' }]);
     await eventually(async () => JSON.stringify(await rolesOf(tenant.id, email)) === JSON.stringify(['IT_ADMIN', 'MEMBER']), 10_000, 'the mapped role');
 
     // Okta: remove by a value filter in the path.
     const okta = await scim('PATCH', `/Groups/${group.body.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'remove', path: `members[value eq "${userId}"]` }] });
     expect(okta).toMatchObject({ status: 200, body: { members: [] } });
+    expect((await scim('GET', `/Users/${userId}`)).body.groups).toEqual([]);
     await eventually(async () => JSON.stringify(await rolesOf(tenant.id, email)) === JSON.stringify(['MEMBER']), 10_000, 'the mapped role gone');
 
     // Entra: "Add" with a list of members.

@@ -98,3 +98,29 @@ describe('SCIM /Users', () => {
     expect((await scim('DELETE', `/Users/${id}`)).status).toBe(404);
   });
 });
+
+describe('SCIM /Users attributes', () => {
+  it('attributes and excludedAttributes choose what a GET, a list and a POST /Users/.search answer; id and schemas are always answered', async () => {
+    const { tenant, scim } = await newDirectory();
+    const email = `attrs@${tenant.slug}.example`;
+    const id = (await scim('POST', '/Users', user(email, { displayName: 'Ada' }))).body.id as string;
+    const only = (await scim('GET', `/Users/${id}?attributes=displayName,name.givenName`)).body;
+    expect(only).toEqual({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id, displayName: 'Ada', name: { givenName: 'Ada' } });
+    const without = (await scim('GET', `/Users/${id}?excludedAttributes=urn:ietf:params:scim:schemas:core:2.0:User:emails,id,name.familyName`)).body;
+    expect(without).toMatchObject({ id, userName: email, name: { givenName: 'Ada' } });
+    expect(without.emails).toBeUndefined();
+    expect(without.name.familyName).toBeUndefined();
+    const listed = (await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&attributes=userName`)).body;
+    expect(listed.Resources).toEqual([{ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id, userName: email }]);
+    const searched = await scim('POST', '/Users/.search', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: `userName eq "${email}"`,
+      excludedAttributes: ['emails', 'meta', 'groups'],
+      count: 5,
+    });
+    expect(searched).toMatchObject({ status: 200, body: { totalResults: 1, Resources: [{ id, userName: email, displayName: 'Ada' }] } });
+    expect(Object.keys(searched.body.Resources[0]).sort()).toEqual(['active', 'displayName', 'id', 'name', 'schemas', 'userName']);
+    expect((await scim('GET', `/Users/${id}?attributes=userName&excludedAttributes=emails`)).body).toMatchObject({ status: '400', scimType: 'invalidSyntax' });
+    expect((await scim('POST', '/Users/.search', { filter: 'userName eq "x"' })).body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+  });
+});
