@@ -106,7 +106,7 @@ export interface IdentityProvider extends UserDirectory {
    * one, enabled, without required actions (it signs in through the customer's own provider); `created` says which.
    */
   ensureDirectoryUser(tenant: TenantRef, email: string, name: string): Promise<{ userId: string; created: boolean }>;
-  /** Enables or disables the user (a disabled user gets no token); an unknown user is `rejected`. */
+  /** Enables or disables the user (a disabled user gets no token; its sessions are ended); an unknown user is `rejected`. */
   setUserEnabled(userId: string, enabled: boolean): Promise<void>;
   /** Whether the user is linked to the identity provider `alias` (has signed in through it); an unknown user is not. */
   signedInThrough(userId: string, alias: string): Promise<boolean>;

@@ -125,8 +125,9 @@ export class KeycloakIdentityProvider implements IdentityProvider {
 
   async setUserEnabled(userId: string, enabled: boolean): Promise<void> {
     const user = await this.#readUser(userId, true);
-    if (user?.enabled === enabled) return;
-    await this.#call('update user enabled', () => this.#client.users.update({ id: userId }, { ...user, enabled }));
+    if (user?.enabled !== enabled) await this.#call('update user enabled', () => this.#client.users.update({ id: userId }, { ...user, enabled }));
+    // Its sessions end with it, so no refresh token of a disabled user outlives the step (run again on a retry).
+    if (!enabled) await this.#call('sign user out', () => this.#client.users.logout({ id: userId }));
   }
 
   async ensureMembership(organizationId: string, userId: string): Promise<void> {

@@ -477,7 +477,8 @@ export function createTenantActorActivities(deps: {
      * provider's user found by its e-mail or made (enabled, no required actions); an active member with the tenant's
      * default role, source `directory` (a member that exists keeps its roles and source), or an inactive one for
      * `active: false`, which also disables a provider user the directory made; a deleted SCIM user's member removed
-     * when the directory made it, and the SCIM user forgotten. The member's side is synced at once.
+     * when the directory made it, a provider user the directory made disabled, and the SCIM user forgotten. The
+     * member's side is synced at once.
      */
     async syncDirectoryUser(tenantId: string, directoryId: string, scimUserId: string): Promise<{ member: 'active' | 'inactive' | 'removed' | 'none' }> {
       const directoryUsers = stores.directoryUsers;
@@ -495,6 +496,8 @@ export function createTenantActorActivities(deps: {
           );
           if (removed?.result) await syncMemberNow(tenantId, user.userId, Date.now());
           if (removed?.handOffs.length) await stores.outbox?.markDelivered(removed.handOffs.map((h) => h.id));
+          // A leaver the directory made must not sign in any more: its provider user is disabled as for `active: false`.
+          if (user.owned) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(user.userId!, false)));
         }
         await directoryUsers.purge(directoryId, scimUserId);
         return { member: 'removed' };

@@ -43,6 +43,7 @@ import {
   syncMemberSignal,
   syncSsoSignal,
   syncDirectoryUserSignal,
+  type DirectorySyncFailure,
   type MemberSyncFailure,
   type OperatorSignalInput,
   type TenantActorInput,
@@ -174,7 +175,7 @@ export class TenantActor {
       if (this.#timelineStale) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
-        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync) {
+        if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync && !this.state.directorySync) {
           await condition(allHandlersFinished);
           return;
         }
@@ -211,6 +212,7 @@ export class TenantActor {
         if (this.state.provisioning === 'failed' || this.state.provisioning === 'idle') await this.#provision(command);
         // The operator's one retry: also of the member syncs that failed, those waiting for an operator above all.
         for (const userId of Object.keys(this.state.memberSync ?? {})) await this.#syncMemberDurably(userId);
+        for (const [scimUserId, failure] of Object.entries(this.state.directorySync ?? {})) await this.#syncDirectoryUserDurably(failure.directoryId, scimUserId);
         return;
       case 'resendInvite':
         return this.#resendInvite(command);
@@ -229,8 +231,12 @@ export class TenantActor {
         return this.#syncDomains();
       case 'syncSso':
         return this.#syncSso(command.connectionId);
-      case 'syncDirectoryUser':
-        return this.#syncDirectoryUser(command.directoryId, command.scimUserId);
+      case 'syncDirectoryUser': {
+        // Queued syncs of the same SCIM user collapse into one: each makes the provider and the member match it as it is now.
+        const others = this.#queue.filter((queued) => !(queued.kind === 'syncDirectoryUser' && queued.scimUserId === command.scimUserId));
+        this.#queue.splice(0, this.#queue.length, ...others);
+        return this.#syncDirectoryUserDurably(command.directoryId, command.scimUserId);
+      }
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
         const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
@@ -261,6 +267,7 @@ export class TenantActor {
     const times = (this.state.timeline?.upcoming ?? []).map((e) => Date.parse(e.at));
     if (this.state.claimsPush) times.push(Date.parse(this.state.claimsPush.retryAt));
     for (const failure of Object.values(this.state.memberSync ?? {})) if (failure.retryAt) times.push(Date.parse(failure.retryAt));
+    for (const failure of Object.values(this.state.directorySync ?? {})) if (failure.retryAt) times.push(Date.parse(failure.retryAt));
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -275,6 +282,8 @@ export class TenantActor {
     if (retryAt !== undefined && retryAt <= now) await this.#pushClaimsDurably();
     const dueSyncs = Object.entries(this.state.memberSync ?? {}).filter(([, failure]) => failure.retryAt && Date.parse(failure.retryAt) <= now);
     for (const [userId] of dueSyncs) await this.#syncMemberDurably(userId);
+    const dueDirectorySyncs = Object.entries(this.state.directorySync ?? {}).filter(([, failure]) => failure.retryAt && Date.parse(failure.retryAt) <= now);
+    for (const [scimUserId, failure] of dueDirectorySyncs) await this.#syncDirectoryUserDurably(failure.directoryId, scimUserId);
     if (!(this.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
     const { claimsChanged, membersRemoved, domainsChanged } = await this.#stored('applyDueLifecycle', () =>
       this.#localStore.applyDueLifecycle(this.#input.tenantId, now),
@@ -346,18 +355,26 @@ export class TenantActor {
 
   /**
    * Makes a directory's SCIM user match in the provider and the tenant (the provisioning retry policy for an
-   * unavailable provider); a failure that outlasts it is audited once as idp.directory_sync_failed, and the next
-   * change of the user syncs it again.
+   * unavailable provider). A failure that outlasts it is kept in the state by SCIM user id (directorySync), its first
+   * of a streak audited as idp.directory_sync_failed, and tried again on a durable timer (PUSH_RETRY) unless its kind
+   * needs an operator, whose retryProvisioning runs it again: a leaver's deactivation is never dropped. Success clears it.
    */
-  async #syncDirectoryUser(directoryId: string, scimUserId: string): Promise<void> {
+  async #syncDirectoryUserDurably(directoryId: string, scimUserId: string): Promise<void> {
     const tenantId = this.#input.tenantId;
     try {
       await this.#idp.syncDirectoryUser(tenantId, directoryId, scimUserId);
+      this.#keepDirectorySyncFailure(scimUserId, undefined);
     } catch (error) {
+      const attempts = (this.state.directorySync?.[scimUserId]?.attempts ?? 0) + 1;
       const failure = { kind: failureKind(error), message: failureMessage(error) };
-      log.warn('directory user not synced', { tenantId, directoryId, scimUserId, ...failure });
-      const outcomeId = this.#outcomeId(`directory:${scimUserId}`);
-      await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'directory', failure, outcomeId, scimUserId));
+      const retried = !NON_RETRYABLE_FAILURE_KINDS.includes(failure.kind);
+      log.warn('directory user not synced', { tenantId, directoryId, scimUserId, attempts, ...failure });
+      const retryAt = retried ? { retryAt: new Date(Date.now() + retryDelayMs(PUSH_RETRY, attempts)).toISOString() } : {};
+      this.#keepDirectorySyncFailure(scimUserId, { directoryId, ...failure, attempts, ...retryAt });
+      if (attempts === 1) {
+        const outcomeId = this.#outcomeId(`directory:${scimUserId}`);
+        await this.#stored('recordProviderSyncFailure', () => this.#localStore.recordProviderSyncFailure(tenantId, 'directory', failure, outcomeId, scimUserId));
+      }
     }
   }
 
@@ -382,6 +399,13 @@ export class TenantActor {
     const others = Object.fromEntries(Object.entries(this.state.memberSync ?? {}).filter(([id]) => id !== userId));
     const next = failure ? { ...others, [userId]: failure } : others;
     this.state.memberSync = Object.keys(next).length > 0 ? next : undefined;
+  }
+
+  /** Sets (or, undefined, clears) a SCIM user's sync failure in the state; none left leaves no directorySync. */
+  #keepDirectorySyncFailure(scimUserId: string, failure: DirectorySyncFailure | undefined): void {
+    const others = Object.fromEntries(Object.entries(this.state.directorySync ?? {}).filter(([id]) => id !== scimUserId));
+    const next = failure ? { ...others, [scimUserId]: failure } : others;
+    this.state.directorySync = Object.keys(next).length > 0 ? next : undefined;
   }
 
   /** What an outcome event names besides the outcome: the provider's ids known so far, and who asked, if an operator did. */

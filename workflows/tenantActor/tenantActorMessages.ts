@@ -27,6 +27,13 @@ export interface TenantActorState {
   claimsPush?: { attempts: number; kind: string; lastError: string; retryAt: string };
   /** The members whose sync with the provider failed, by user id, until one succeeds. */
   memberSync?: Record<string, MemberSyncFailure>;
+  /** The directories' SCIM users whose sync failed, by SCIM user id, until one succeeds (a leaver is never dropped). */
+  directorySync?: Record<string, DirectorySyncFailure>;
+}
+
+/** A SCIM user's sync that failed, retried as a member's sync is. */
+export interface DirectorySyncFailure extends MemberSyncFailure {
+  directoryId: string;
 }
 
 /** A member's sync that failed, `attempts` times in a row so far. */
