@@ -6,6 +6,8 @@ export interface BenchRequest {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: string;
+  /** Sent beside content-type (a SCIM directory's bearer token). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadOptions {
@@ -42,7 +44,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const toAutocannon = (r: BenchRequest) => ({
   method: r.method,
   path: r.path,
-  ...(r.body !== undefined ? { body: r.body, headers: JSON_HEADERS } : {}),
+  ...(r.body !== undefined ? { body: r.body } : {}),
+  ...(r.body !== undefined || r.headers ? { headers: { ...(r.body !== undefined ? JSON_HEADERS : {}), ...r.headers } } : {}),
 });
 
 /** Throughput and exact percentiles of per-response latencies in ms (autocannon's own histogram has a 1 ms resolution). */

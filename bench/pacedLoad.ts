@@ -25,7 +25,7 @@ export async function drivePaced(options: LoadOptions & { rate: number }): Promi
         if (!ok) errors += 1;
         done();
       };
-      const headers = next.body === undefined ? undefined : { 'content-type': 'application/json' };
+      const headers = next.body === undefined && !next.headers ? undefined : { ...(next.body === undefined ? {} : { 'content-type': 'application/json' }), ...next.headers };
       pool
         .request({ path: next.path, method: next.method, headers, body: next.body })
         .then(async (res) => record(res.statusCode < 300 && check(await res.body.text())))

@@ -251,3 +251,34 @@ export async function membersTenant(databaseUrl: string, count: number): Promise
     await db.end();
   }
 }
+
+/** `count` users of a directory made straight in its table (no effects): what the SCIM filter row looks up. */
+export async function seedDirectoryUsers(databaseUrl: string, directoryId: string, count: number): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `insert into directory_users (directory_id, id, user_name, external_id, active, resource, user_id, owned, created_at, updated_at)
+       select $1, gen_random_uuid(), 'scim-user-' || i || '@bench.example.com', 'ext-' || i, true,
+              jsonb_build_object('userName', 'scim-user-' || i || '@bench.example.com', 'name', jsonb_build_object('givenName', 'Bench', 'familyName', 'User ' || i),
+                                 'emails', jsonb_build_array(jsonb_build_object('value', 'scim-user-' || i || '@bench.example.com', 'primary', true)), 'active', true),
+              null, false, now(), now()
+         from generate_series(1, $2::int) i`,
+      [directoryId, count],
+    );
+    await db.query('analyze directory_users');
+  } finally {
+    await db.end();
+  }
+}
+
+/** How many of a directory's users the tenant's actor has made provider users (and members) so far. */
+export async function linkedDirectoryUsers(databaseUrl: string, directoryId: string): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>('select count(*)::int as n from directory_users where directory_id = $1 and user_id is not null', [directoryId])).rows[0]!.n;
+  } finally {
+    await db.end();
+  }
+}

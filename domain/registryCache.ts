@@ -1,11 +1,13 @@
 import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
 import type { MembershipGrant } from './members/memberRecord.ts';
 import type { TenantMemberList } from './members/tenantMemberList.ts';
+import type { DirectoryRecord } from './directories/directoryRecord.ts';
 
 /**
  * In-process cache of what the two hottest read paths need: API keys by prefix (verify), tenants with their
- * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id); and of the
- * members listing: each tenant's members, whose pages are computed in memory. It holds no state another replica
+ * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id); of the
+ * members listing: each tenant's members, whose pages are computed in memory; and of the SCIM endpoint: each
+ * directory's record (its token hashes) and its users' reads answered lately, by their query. It holds no state another replica
  * needs; it only saves reads.
  *
  * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
@@ -55,6 +57,8 @@ export interface RegistryCacheOptions {
   maxUsers?: number;
   /** Members held in the tenants' member lists, all lists together. */
   maxListedMembers?: number;
+  /** SCIM reads held, all directories together. */
+  maxDirectoryReads?: number;
   /** How old an entry may be and still answer while the store cannot be read; 0: never. */
   staleIfErrorMs?: number;
   now?: () => number;
@@ -133,6 +137,10 @@ export class RegistryCache {
   readonly #grants: BoundedTtlMap<string, MembershipGrant[]>;
   /** tenant id → its members for the listing, bounded by the members held (a list weighs its size). */
   readonly #memberLists: BoundedTtlMap<string, CachedMemberList>;
+  readonly #directories: BoundedTtlMap<string, DirectoryRecord>;
+  /** By directory id, its reads by query; the whole directory's go at its next change. */
+  readonly #directoryReads: BoundedTtlMap<string, Map<string, Entry<unknown>>>;
+  readonly #maxReadsOfDirectory: number;
   /**
    * tenant id → the read of its whole member list running now, and the generation it started at: requests that come
    * while no invalidation happened since share it instead of reading the list again (domain/members/listMembers.ts).
@@ -159,6 +167,10 @@ export class RegistryCache {
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
     // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
     this.#memberLists = new BoundedTtlMap(options.maxListedMembers ?? 20_000, (list) => (list === 'tooMany' ? 1 : Math.max(1, list.size)));
+    this.#directories = new BoundedTtlMap(options.maxTenants ?? 20_000);
+    const maxReads = options.maxDirectoryReads ?? 50_000;
+    this.#directoryReads = new BoundedTtlMap(maxReads, (reads) => Math.max(1, reads.size));
+    this.#maxReadsOfDirectory = Math.max(1, Math.floor(maxReads / 4));
   }
 
   /**
@@ -221,6 +233,35 @@ export class RegistryCache {
     return list;
   }
 
+  directory(id: string): DirectoryRecord | undefined {
+    return this.active ? this.#directories.get(id, this.#now()) : undefined;
+  }
+
+  /** A read of the directory's users answered lately for `query` (its kind and parameters), still fresh. */
+  directoryRead<T>(directoryId: string, query: string): T | undefined {
+    if (!this.active) return undefined;
+    const now = this.#now();
+    const entry = this.#directoryReads.get(directoryId, now)?.get(query);
+    return entry && entry.expiresAt > now ? (entry.value as T) : undefined;
+  }
+
+  putDirectory(directory: DirectoryRecord, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#directories.set(directory.id, directory, now + this.ttlMs, now);
+  }
+
+  putDirectoryRead(directoryId: string, query: string, value: unknown, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    const reads = this.#directoryReads.peek(directoryId)?.value ?? new Map<string, Entry<unknown>>();
+    // Set again so the size bound weighs the directory's reads as they are now.
+    this.#directoryReads.delete(directoryId);
+    if (reads.size >= this.#maxReadsOfDirectory) reads.delete(reads.keys().next().value as string);
+    reads.set(query, { value, expiresAt: now + this.ttlMs, storedAt: now });
+    this.#directoryReads.set(directoryId, reads, now + this.ttlMs, now);
+  }
+
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -275,6 +316,13 @@ export class RegistryCache {
     this.#memberLists.delete(tenantId);
   }
 
+  /** The directory, one of its users or one of its groups changed (its token, its state; what a SCIM read answers). */
+  invalidateDirectory(id: string): void {
+    this.#generation += 1;
+    this.#directories.delete(id);
+    this.#directoryReads.delete(id);
+  }
+
   /** A role's permissions changed or a role went: any cached user may hold it, any tenant's member list show it. */
   invalidateAllMembers(): void {
     this.#generation += 1;
@@ -290,6 +338,8 @@ export class RegistryCache {
     this.#slugs.clear();
     this.#grants.clear();
     this.#memberLists.clear();
+    this.#directories.clear();
+    this.#directoryReads.clear();
   }
 
   /**

@@ -4,6 +4,7 @@ import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
 import type { UserDirectory } from './members/userDirectory.ts';
 import type { DomainChecks } from './domains/verifyDomain.ts';
 import type { IssuerDiscovery } from './sso/issuerDiscovery.ts';
+import type { RegistryCache } from './registryCache.ts';
 
 /**
  * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
@@ -22,4 +23,6 @@ export interface RegistryContext {
   issuerDiscovery?: IssuerDiscovery;
   /** Whether a user signed in through an SSO connection's identity provider; absent where no provider is configured. */
   ssoLinks?: { signedInThrough(userId: string, alias: string): Promise<boolean> };
+  /** The replica's cache of hot reads; absent, every read goes to the store. */
+  cache?: RegistryCache;
 }

@@ -49,6 +49,7 @@ export function startChangeListener(options: {
     else if (payload?.startsWith('u:')) cache.invalidateUser(payload.slice(2));
     else if (payload?.startsWith('m:')) cache.invalidateMemberList(payload.slice(2));
     else if (payload === 'r:') cache.invalidateAllMembers();
+    else if (payload?.startsWith('d:')) cache.invalidateDirectory(payload.slice(2));
     // Anything else (a payload of a newer version of the triggers): forget everything rather than guess.
     else cache.clear();
   };

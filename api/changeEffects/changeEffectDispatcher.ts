@@ -37,6 +37,7 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     for (const userId of change.staleUsers ?? []) this.#deps.cache.invalidateUser(userId);
     for (const tenantId of change.staleMemberLists ?? []) this.#deps.cache.invalidateMemberList(tenantId);
     if (change.staleAllMembers) this.#deps.cache.invalidateAllMembers();
+    for (const directoryId of change.staleDirectories ?? []) this.#deps.cache.invalidateDirectory(directoryId);
     for (const handOff of change.handOffs ?? []) {
       this.deliver(handOff)
         .then(() => this.#deps.outbox.markDelivered([handOff.id]))

@@ -26,6 +26,8 @@ export interface CommittedChange {
   staleMemberLists?: string[];
   /** A role's permissions changed or a role went: every cached member may hold it. */
   staleAllMembers?: boolean;
+  /** Directories whose record, users or groups changed: what their SCIM reads answer. */
+  staleDirectories?: string[];
 }
 
 /**

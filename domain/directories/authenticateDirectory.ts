@@ -2,6 +2,7 @@ import type { RegistryContext } from '../registryContext.ts';
 import type { TokenBuckets } from '../rateLimits/tokenBuckets.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import { tokenOpens } from './directoryToken.ts';
+import { findDirectory } from './directoryReads.ts';
 import { ScimError } from './scimError.ts';
 
 /**
@@ -11,14 +12,14 @@ import { ScimError } from './scimError.ts';
  * (SCIM_RATE_LIMIT_PER_SECOND), 429 with the seconds to wait.
  */
 export async function authenticateDirectory(
-  { stores }: RegistryContext,
+  context: RegistryContext,
   directoryId: string,
   authorization: string | undefined,
   limits: TokenBuckets | undefined,
 ): Promise<DirectoryRecord> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!token) throw new ScimError(401, 'a bearer token of this directory is required');
-  const directory = await stores.directories.find(directoryId);
+  const directory = await findDirectory(context, directoryId);
   if (!directory || directory.state !== 'active' || !tokenOpens(directory, token, new Date())) {
     throw new ScimError(401, 'the bearer token is not valid for this directory');
   }

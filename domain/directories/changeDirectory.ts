@@ -37,6 +37,7 @@ export async function updateDirectory(context: RegistryContext, id: string, patc
     return { put: after, event: directoryAuditEvent('directory.updated', after, { changes }), result: after };
   });
   if (!written) throw notFound('directory');
+  context.effects.follow({ staleDirectories: [id] });
   return { ...written.result, users: found.users, groups: found.groups };
 }
 
@@ -51,6 +52,7 @@ export async function rotateDirectoryToken(context: RegistryContext, id: string,
     return { put: after, event: directoryAuditEvent('directory.token_rotated', after, { previous_token_expires_at: previousTokenExpiresAt.toISOString() }), result: after };
   });
   if (!written) throw notFound('directory');
+  context.effects.follow({ staleDirectories: [id] });
   return { directory: { ...written.result, users: found.users, groups: found.groups }, token };
 }
 
@@ -62,4 +64,5 @@ export async function deleteDirectory(context: RegistryContext, id: string, meta
     return { remove: true, event: directoryAuditEvent('directory.deleted', before), result: undefined };
   });
   if (!written) throw notFound('directory');
+  context.effects.follow({ staleDirectories: [id] });
 }

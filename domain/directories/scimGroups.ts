@@ -70,7 +70,7 @@ async function writeGroup(
       if (!decided) throw notFoundGroup();
       return { ...(decided.group ? { put: decided.group } : {}), ...(decided.remove ? { remove: true } : {}), event: decided.event, result: decided.group };
     });
-    effects.follow({ handOffs: written.handOffs });
+    effects.follow({ handOffs: written.handOffs, staleDirectories: [directory.id] });
     return written.result;
   } catch (error) {
     if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });

@@ -6,6 +6,7 @@ import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
+import { readOfDirectory } from './directoryReads.ts';
 import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
 import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
 import type { ScimListRequest } from './scimListRequest.ts';
@@ -26,13 +27,16 @@ const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUs
 
 const notFoundUser = () => new ScimError(404, 'no such User in this directory');
 
-export async function listScimUsers({ stores }: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string) {
-  const { total, users } = await stores.directoryUsers.page(directory.id, scimEqFilter(request.filter, ['userName', 'externalId'] as const), request.startIndex, request.count);
+export async function listScimUsers(context: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string) {
+  const filter = scimEqFilter(request.filter, ['userName', 'externalId'] as const);
+  // userName is unique case-insensitively: its reads share one entry whatever the case asked.
+  const query = `page|${filter?.attribute ?? ''}|${filter?.attribute === 'userName' ? filter.value.toLowerCase() : (filter?.value ?? '')}|${request.startIndex}|${request.count}`;
+  const { total, users } = await readOfDirectory(context, directory.id, query, () => context.stores.directoryUsers.page(directory.id, filter, request.startIndex, request.count));
   return listResponse(users.map((u) => selectScimAttributes(toScimUser(u, base), SCIM_USER_SCHEMA, request)), request.startIndex, total);
 }
 
-export async function getScimUser({ stores }: RegistryContext, directory: DirectoryRecord, id: string, base: string, selection: ScimAttributeSelection = {}) {
-  const user = await stores.directoryUsers.find(directory.id, id);
+export async function getScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, base: string, selection: ScimAttributeSelection = {}) {
+  const user = await readOfDirectory(context, directory.id, `user|${id}`, async () => (await context.stores.directoryUsers.find(directory.id, id)) ?? null);
   if (!user) throw notFoundUser();
   return selectScimAttributes(toScimUser(user, base), SCIM_USER_SCHEMA, selection);
 }
@@ -55,7 +59,7 @@ async function writeUser(
       if (!decided) throw notFoundUser();
       return { put: decided.user, event: decided.event, result: decided.user };
     });
-    effects.follow({ handOffs: written.handOffs });
+    effects.follow({ handOffs: written.handOffs, staleDirectories: [directory.id] });
     return written.result;
   } catch (error) {
     if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });

@@ -25,6 +25,7 @@ import { Migration20261129000025SsoConnections } from './Migration20261129000025
 import { Migration20261129000026Directories } from './Migration20261129000026Directories.ts';
 import { Migration20261129000027DirectoryUserSync } from './Migration20261129000027DirectoryUserSync.ts';
 import { Migration20261130000028DirectoryGroupMembers } from './Migration20261130000028DirectoryGroupMembers.ts';
+import { Migration20261130000029DirectoryNotifications } from './Migration20261130000029DirectoryNotifications.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -55,4 +56,5 @@ export const migrationsList = [
   { name: 'Migration20261129000026Directories', class: Migration20261129000026Directories },
   { name: 'Migration20261129000027DirectoryUserSync', class: Migration20261129000027DirectoryUserSync },
   { name: 'Migration20261130000028DirectoryGroupMembers', class: Migration20261130000028DirectoryGroupMembers },
+  { name: 'Migration20261130000029DirectoryNotifications', class: Migration20261130000029DirectoryNotifications },
 ];

@@ -230,3 +230,41 @@ describe('the registry cache of verify and claims', () => {
     }
   });
 });
+
+describe("the registry cache of a directory's SCIM reads", () => {
+  async function directoryOn(replica: Replica) {
+    const tenant = (await replica.service.request('POST', '/v1/tenants', { slug: uniqueSlug('cscim'), name: 'SCIM cache' })).body.tenant as { id: string; slug: string };
+    const directory = (await replica.service.request('POST', `/v1/tenants/${tenant.id}/directories`, {})).body as { id: string; token: string };
+    const scim = (on: Replica, method: string, path: string, body?: unknown, token = directory.token) =>
+      on.service.request(method, `/scim/v2/directories/${directory.id}${path}`, body, { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) });
+    return { tenant, directory, scim };
+  }
+  const byName = (userName: string) => `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`;
+
+  it("a user's change on one replica is in this one's next read at once and in the other's once it hears the change; a change in the database in both", async () => {
+    const { tenant, directory, scim } = await directoryOn(a);
+    const email = `cached@${tenant.slug}.example`;
+    const id = (await scim(a, 'POST', '/Users', { userName: email, displayName: 'First' })).body.id as string;
+    for (const replica of [a, b]) expect((await scim(replica, 'GET', byName(email))).body.Resources[0].displayName).toBe('First');
+    expect(b.cache.directoryRead(directory.id, `page|userName|${email}|1|200`)).toBeDefined();
+
+    await scim(a, 'PUT', `/Users/${id}`, { userName: email, displayName: 'Second' });
+    expect((await scim(a, 'GET', byName(email))).body.Resources[0].displayName).toBe('Second');
+    await eventually(async () => (await scim(b, 'GET', byName(email))).body.Resources[0].displayName === 'Second', 5_000, 'replica b reading the change');
+
+    await a.service.orm.em.fork().execute(`update directory_users set resource = resource || '{"displayName": "Third"}' where id = ?`, [id]);
+    for (const replica of [a, b]) await eventually(async () => (await scim(replica, 'GET', `/Users/${id}`)).body.displayName === 'Third', 5_000, 'both replicas reading the database change');
+  });
+
+  it("a rotated directory's old token keeps working for its grace on both replicas; a deleted directory's token fails on both once they hear it", async () => {
+    const { directory, scim } = await directoryOn(a);
+    for (const replica of [a, b]) expect((await scim(replica, 'GET', '/Users')).status).toBe(200);
+    const rotated = await a.service.request('POST', `/v1/directories/${directory.id}/rotate-token`);
+    expect(rotated.status).toBe(200);
+    for (const replica of [a, b]) await eventually(async () => (await scim(replica, 'GET', '/Users', undefined, rotated.body.token)).status === 200, 5_000, 'the new token');
+    expect((await scim(b, 'GET', '/Users')).status).toBe(200);
+    expect((await a.service.request('DELETE', `/v1/directories/${directory.id}`)).status).toBe(204);
+    expect((await scim(a, 'GET', '/Users', undefined, rotated.body.token)).status).toBe(401);
+    await eventually(async () => (await scim(b, 'GET', '/Users', undefined, rotated.body.token)).status === 401, 5_000, 'replica b refusing the deleted directory');
+  });
+});

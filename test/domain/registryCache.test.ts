@@ -259,4 +259,60 @@ describe('RegistryCache', () => {
       expect(cache.memberList('t-3')).toBeDefined();
     });
   });
+
+  describe("a directory's record and SCIM reads", () => {
+    const directory = (id: string) => ({
+      id,
+      tenantId: 't-1',
+      state: 'active' as const,
+      groupRoles: {},
+      tokenHash: Buffer.alloc(32),
+      previousTokenHash: null,
+      previousTokenExpiresAt: null,
+      lastSyncedAt: null,
+      createdAt: new Date(0),
+      updatedAt: new Date(0),
+    });
+
+    it('are served until the TTL has passed; invalidating a directory forgets its record and its reads, not another directory\'s', () => {
+      const { cache, advance } = cacheAt();
+      cache.putDirectory(directory('d-1'), cache.generation());
+      cache.putDirectoryRead('d-1', 'page|userName|a@x.test|1|200', { total: 1 }, cache.generation());
+      cache.putDirectoryRead('d-2', 'user|u-1', null, cache.generation());
+      expect(cache.directory('d-1')?.id).toBe('d-1');
+      expect(cache.directoryRead('d-1', 'page|userName|a@x.test|1|200')).toEqual({ total: 1 });
+      // A read of nothing is kept as null, told apart from a read not held.
+      expect(cache.directoryRead('d-2', 'user|u-1')).toBeNull();
+      expect(cache.directoryRead('d-2', 'user|u-2')).toBeUndefined();
+      cache.invalidateDirectory('d-1');
+      expect(cache.directory('d-1')).toBeUndefined();
+      expect(cache.directoryRead('d-1', 'page|userName|a@x.test|1|200')).toBeUndefined();
+      expect(cache.directoryRead('d-2', 'user|u-1')).toBeNull();
+      advance(30_001);
+      expect(cache.directoryRead('d-2', 'user|u-1')).toBeUndefined();
+    });
+
+    it('are not stored when any invalidation happened while they were read, nor while suspended', () => {
+      const { cache } = cacheAt();
+      const generation = cache.generation();
+      cache.invalidateDirectory('d-9');
+      cache.putDirectory(directory('d-1'), generation);
+      cache.putDirectoryRead('d-1', 'user|u-1', null, generation);
+      expect(cache.directory('d-1')).toBeUndefined();
+      expect(cache.directoryRead('d-1', 'user|u-1')).toBeUndefined();
+      cache.suspend();
+      cache.putDirectory(directory('d-1'), cache.generation());
+      expect(cache.directory('d-1')).toBeUndefined();
+    });
+
+    it('holds at most maxDirectoryReads reads over all directories, a quarter of them for one directory, the oldest first', () => {
+      const cache = new RegistryCache({ ttlMs: 30_000, maxDirectoryReads: 8 });
+      for (let i = 0; i < 3; i += 1) cache.putDirectoryRead('d-1', `user|u-${i}`, i, cache.generation());
+      expect(cache.directoryRead('d-1', 'user|u-0')).toBeUndefined();
+      expect(cache.directoryRead('d-1', 'user|u-2')).toBe(2);
+      for (const id of ['d-2', 'd-3', 'd-4', 'd-5']) for (let i = 0; i < 2; i += 1) cache.putDirectoryRead(id, `user|u-${i}`, i, cache.generation());
+      expect(cache.directoryRead('d-1', 'user|u-2')).toBeUndefined();
+      expect(cache.directoryRead('d-5', 'user|u-1')).toBe(1);
+    });
+  });
 });
