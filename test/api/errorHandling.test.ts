@@ -101,6 +101,13 @@ describe('error responses', () => {
     expect((await rawRequest('TRACE', '/v1/nothing-here')).status).toBe(404);
   });
 
+  it("OPTIONS of a path two templates match answers the most literal one's methods (/Users/.search, not /Users/{uid})", async () => {
+    const options = await service.request('OPTIONS', `/scim/v2/directories/${randomUUID()}/Users/.search`);
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('POST');
+    expect((await service.request('OPTIONS', `/scim/v2/directories/${randomUUID()}/Users/${randomUUID()}`)).headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH, PUT');
+  });
+
   it('a 405 names the methods the path allows in an Allow header', async () => {
     const res = await service.request('PUT', '/v1/tenants', { slug: 'abc', name: 'x' });
     expect(res.status).toBe(405);
