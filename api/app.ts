@@ -15,6 +15,7 @@ import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
 import { SCIM_PATH_PREFIX } from './routes/scim/scimRoute.ts';
+import { PORTAL_PATH_PREFIX, portalRoutes } from './portal/portalRoutes.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';
@@ -109,7 +110,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
-  const publicPaths = publicPathsOf(routes, [SCIM_PATH_PREFIX]);
+  const publicPaths = publicPathsOf(routes, [SCIM_PATH_PREFIX, PORTAL_PATH_PREFIX]);
   const classOf = rateLimitClassOf(routes, publicPaths);
   // Before the token's verification, an address's flood is refused without one; without authentication there is
   // none to spare, and the per-client limit below is the address's already.
@@ -118,6 +119,8 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(createAuthMiddleware(deps.authConfig, publicPaths));
   const limits = rateLimit(deps.settings, classOf);
   if (limits) app.use(limits);
+  // The admin portal's pages: outside the OpenAPI document and the service tokens (its own link and cookie).
+  app.use(portalRoutes(context));
   app.use(methodNotAllowed(router));
   app.use(routeMatcher(routes, context));
   app.use(router.routes());

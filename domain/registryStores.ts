@@ -13,6 +13,7 @@ import type { SsoConnectionRepository } from './sso/ssoConnectionRepository.ts';
 import type { DirectoryRepository } from './directories/directoryRepository.ts';
 import type { DirectoryUserRepository } from './directories/directoryUserRepository.ts';
 import type { DirectoryGroupRepository } from './directories/directoryGroupRepository.ts';
+import type { PortalRepository } from './portal/portalRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -31,4 +32,5 @@ export interface RegistryStores {
   directories: DirectoryRepository;
   directoryUsers: DirectoryUserRepository;
   directoryGroups: DirectoryGroupRepository;
+  portal: PortalRepository;
 }

@@ -8,6 +8,8 @@ export interface RequestMeta {
   actorType?: string;
   /** The authenticated caller (the token's client) or the service itself: stored in a column no request body can set. */
   recordedBy?: string;
+  /** Merged into the metadata of every event the change appends (a portal session's link and its creator). */
+  auditMetadata?: Record<string, unknown>;
 }
 
 /** Mutations made by the service's own workflows rather than an HTTP caller. */

@@ -26,7 +26,7 @@ export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknow
     event.target_type ?? null,
     event.target_name ?? null,
     event.product ?? null,
-    event.metadata === undefined ? null : JSON.stringify(event.metadata),
+    event.metadata === undefined && meta.auditMetadata === undefined ? null : JSON.stringify({ ...event.metadata, ...meta.auditMetadata }),
     meta.sourceIp ?? null,
     meta.userAgent ?? null,
     meta.recordedBy ?? null,

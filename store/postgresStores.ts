@@ -2,6 +2,7 @@ import type { RegistryStores } from '../domain/registryStores.ts';
 import type { Orm } from './orm.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { PostgresActorOutbox } from './postgresActorOutbox.ts';
+import { PostgresPortalRepository } from './postgresPortalRepository.ts';
 import { PostgresApiKeyRepository } from './postgresApiKeyRepository.ts';
 import { PostgresAuditRepository } from './postgresAuditRepository.ts';
 import { PostgresAuditStreamRepository } from './postgresAuditStreamRepository.ts';
@@ -33,6 +34,7 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     domains: new PostgresDomainRepository(orm),
     ssoConnections: new PostgresSsoConnectionRepository(orm, secrets),
     directories: new PostgresDirectoryRepository(orm),
+    portal: new PostgresPortalRepository(orm),
     directoryUsers: new PostgresDirectoryUserRepository(orm),
     directoryGroups: new PostgresDirectoryGroupRepository(orm),
   };

@@ -8,6 +8,7 @@ import { identityProviderRoutes } from './identityProvider/index.ts';
 import { domainRoutes } from './domains/index.ts';
 import { ssoConnectionRoutes } from './ssoConnections/index.ts';
 import { directoryRoutes } from './directories/index.ts';
+import { createPortalLinkRoute } from './portal/createPortalLink.ts';
 import { scimRoutes } from './scim/index.ts';
 import { invitationRoutes } from './invitations/index.ts';
 import { memberRoutes } from './members/index.ts';
@@ -34,5 +35,6 @@ export const allRoutes = [
   ...ssoConnectionRoutes,
   ...directoryRoutes,
   ...scimRoutes,
+  createPortalLinkRoute,
   ...temporalCodecRoutes,
 ];

@@ -26,6 +26,7 @@ import { Migration20261129000026Directories } from './Migration20261129000026Dir
 import { Migration20261129000027DirectoryUserSync } from './Migration20261129000027DirectoryUserSync.ts';
 import { Migration20261130000028DirectoryGroupMembers } from './Migration20261130000028DirectoryGroupMembers.ts';
 import { Migration20261130000029DirectoryNotifications } from './Migration20261130000029DirectoryNotifications.ts';
+import { Migration20261130000030PortalLinks } from './Migration20261130000030PortalLinks.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -57,4 +58,5 @@ export const migrationsList = [
   { name: 'Migration20261129000027DirectoryUserSync', class: Migration20261129000027DirectoryUserSync },
   { name: 'Migration20261130000028DirectoryGroupMembers', class: Migration20261130000028DirectoryGroupMembers },
   { name: 'Migration20261130000029DirectoryNotifications', class: Migration20261130000029DirectoryNotifications },
+  { name: 'Migration20261130000030PortalLinks', class: Migration20261130000030PortalLinks },
 ];

@@ -28,7 +28,7 @@ const SCOPE_TABLE: Record<string, string> = {
   createSsoConnection: 'members:write', updateSsoConnection: 'members:write', deleteSsoConnection: 'members:write', recordSsoSignIn: 'claims:read',
   listDirectories: 'members:read', getDirectory: 'members:read', createDirectory: 'members:write', updateDirectory: 'members:write',
   rotateDirectoryToken: 'members:write', deleteDirectory: 'members:write',
-  scimServiceProviderConfig: 'public', scimResourceTypes: 'public', scimSchemas: 'public', scimResourceType: 'public', scimSchema: 'public', scimSearchAll: 'public', scimSearchUsers: 'public', scimSearchGroups: 'public', scimListUsers: 'public', scimGetUser: 'public',
+  scimServiceProviderConfig: 'public', scimResourceTypes: 'public', scimSchemas: 'public', createPortalLink: 'members:write', scimResourceType: 'public', scimSchema: 'public', scimSearchAll: 'public', scimSearchUsers: 'public', scimSearchGroups: 'public', scimListUsers: 'public', scimGetUser: 'public',
   scimCreateUser: 'public', scimReplaceUser: 'public', scimPatchUser: 'public', scimDeleteUser: 'public', scimListGroups: 'public',
   scimGetGroup: 'public', scimCreateGroup: 'public', scimReplaceGroup: 'public', scimPatchGroup: 'public', scimDeleteGroup: 'public',
   createInvitation: 'members:write', resendInvitation: 'members:write', revokeInvitation: 'members:write',

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+
+/** The admin portal over HTTP (SPEC-EXTENSIONS §11): links, sessions, and what a session may not do. */
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.close());
+
+const sql = (text: string, values: unknown[] = []) => service.orm.em.fork().execute<Record<string, any>[]>(text, values);
+const newTenant = async (name = 'Portal') => (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal'), name })).body.tenant as { id: string; slug: string };
+const linkFor = async (tenantId: string, intent: string) => (await service.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent })).body as { url: string; expires_at: string };
+const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+
+/** A raw request (no redirect followed), with the cookie and a form body if given. */
+async function raw(method: string, path: string, options: { cookie?: string; form?: Record<string, string | string[]>; origin?: string } = {}) {
+  const body = options.form ? new URLSearchParams(Object.entries(options.form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]))).toString() : undefined;
+  return fetch(`${service.baseUrl}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin ?? service.baseUrl } : {}),
+    },
+    body,
+  });
+}
+
+/** Opens a link as the interstitial's button does: the session's cookie and its form token from the page it lands on. */
+async function openSession(url: string) {
+  const opened = await raw('POST', '/portal/open', { form: { token: tokenOf(url) } });
+  expect(opened.status).toBe(303);
+  const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await (await raw('GET', opened.headers.get('location')!, { cookie })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+  return { cookie, csrf, setCookie: opened.headers.get('set-cookie')!, location: opened.headers.get('location')! };
+}
+
+describe('portal links', () => {
+  it('POST /v1/tenants/{id}/portal-links answers a single-use link valid for 5 minutes, audited as portal.link_created; an unknown intent is 400', async () => {
+    const tenant = await newTenant();
+    const res = await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'domains', return_url: 'https://app.example.com/settings' });
+    expect(res.status).toBe(201);
+    expect(res.body.url).toMatch(/\/portal\/open\?token=[A-Za-z0-9_-]{43}$/);
+    const minutes = (Date.parse(res.body.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(4.9);
+    expect(minutes).toBeLessThanOrEqual(5);
+    const [event] = (await service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_created`)).body.items;
+    expect(event).toMatchObject({ target_type: 'portal_link', metadata: { intent: 'domains', return_url: 'https://app.example.com/settings' } });
+    expect(JSON.stringify(event)).not.toContain(tokenOf(res.body.url));
+    expect((await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'billing' })).status).toBe(400);
+    expect((await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'sso', return_url: 'javascript:alert(1)' })).status).toBe(400);
+    expect((await service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000001/portal-links', { intent: 'sso' })).status).toBe(404);
+  });
+
+  it('a link opens once: its GET only shows the button, the button opens a session (HttpOnly, SameSite=Strict cookie), a second press says it was used', async () => {
+    const tenant = await newTenant();
+    const { url } = await linkFor(tenant.id, 'invitations');
+    for (let i = 0; i < 2; i += 1) expect((await raw('GET', new URL(url).pathname + new URL(url).search)).status).toBe(200);
+    const { setCookie, location } = await openSession(url);
+    expect(location).toBe('/portal/invitations');
+    expect(setCookie).toMatch(/httponly/i);
+    expect(setCookie).toMatch(/samesite=strict/i);
+    expect(setCookie).toMatch(/path=\/portal/i);
+    const again = await raw('POST', '/portal/open', { form: { token: tokenOf(url) } });
+    expect(again.status).toBe(410);
+    expect(await again.text()).toContain('This link has been used');
+    const [opened] = (await service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_opened`)).body.items;
+    expect(opened).toMatchObject({ actor_type: 'portal', metadata: { intent: 'invitations' } });
+  });
+
+  it('a link unopened within its minutes says it has expired; a made-up one that it is not valid', async () => {
+    const tenant = await newTenant();
+    const { url } = await linkFor(tenant.id, 'members');
+    await sql(`update portal_links set expires_at = now() - interval '1 second' where tenant_id = ?`, [tenant.id]);
+    const expired = await raw('POST', '/portal/open', { form: { token: tokenOf(url) } });
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('This link has expired');
+    expect((await raw('POST', '/portal/open', { form: { token: 'made-up' } })).status).toBe(404);
+  });
+
+  it('every portal answer refuses to be framed and to be cached, and loads nothing from elsewhere', async () => {
+    const res = await raw('GET', '/portal/open?token=x');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('portal sessions', () => {
+  it("a form without the session's token, or sent from another site, changes nothing (403)", async () => {
+    const tenant = await newTenant();
+    const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'invitations')).url);
+    const email = `nobody@${tenant.slug}.example`;
+    expect((await raw('POST', '/portal/invitations/invite', { cookie, form: { email } })).status).toBe(403);
+    expect((await raw('POST', '/portal/invitations/invite', { cookie, form: { email, _csrf: 'wrong' } })).status).toBe(403);
+    expect((await raw('POST', '/portal/invitations/invite', { cookie, form: { email, _csrf: csrf }, origin: 'https://evil.example' })).status).toBe(403);
+    expect(await sql('select 1 from invitations where tenant_id = ?', [tenant.id])).toEqual([]);
+  });
+
+  it("a session reaches its own intent of its own tenant only: another intent's page, another tenant's invitation or member gets nothing", async () => {
+    const mine = await newTenant('Mine');
+    const theirs = await newTenant('Theirs');
+    const invited = (await service.request('POST', `/v1/tenants/${theirs.id}/invitations`, { email: `x@${theirs.slug}.example`, send_email: false })).body;
+    const { cookie, csrf } = await openSession((await linkFor(mine.id, 'invitations')).url);
+    expect((await raw('GET', '/portal/members', { cookie })).status).toBe(404);
+    expect((await raw('GET', `/portal/invitations?tenant_id=${theirs.id}`, { cookie }).then((r) => r.text()))).not.toContain(`x@${theirs.slug}.example`);
+    const revoke = await raw('POST', '/portal/invitations/revoke', { cookie, form: { _csrf: csrf, id: invited.id } });
+    expect(revoke.status).toBe(400);
+    expect((await service.request('GET', `/v1/invitations/${invited.id}`)).body.state).toBe('pending');
+
+    const member = await newTenant('Members');
+    const { cookie: membersCookie, csrf: membersCsrf } = await openSession((await linkFor(member.id, 'members')).url);
+    const userId = 'portal-foreign-user';
+    await sql(`insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at) values (?, ?, 'f@x.example', 'F', 'active', 'registry', now(), now())`, [theirs.id, userId]);
+    for (const action of ['deactivate', 'remove']) expect((await raw('POST', `/portal/members/${action}`, { cookie: membersCookie, form: { _csrf: membersCsrf, user_id: userId } })).status).toBe(400);
+    expect((await raw('POST', '/portal/members/roles', { cookie: membersCookie, form: { _csrf: membersCsrf, user_id: userId, roles: 'MEMBER' } })).status).toBe(400);
+    expect((await sql('select status from members where tenant_id = ? and user_id = ?', [theirs.id, userId]))[0]).toEqual({ status: 'active' });
+  });
+
+  it('a session unused for 30 minutes has ended; signing out ends it at once', async () => {
+    const tenant = await newTenant();
+    const first = await openSession((await linkFor(tenant.id, 'domains')).url);
+    await sql(`update portal_sessions set last_seen_at = now() - interval '31 minutes' where tenant_id = ?`, [tenant.id]);
+    const ended = await raw('GET', '/portal/domains', { cookie: first.cookie });
+    expect(ended.status).toBe(401);
+    expect(await ended.text()).toContain('Your session has ended');
+    const second = await openSession((await linkFor(tenant.id, 'domains')).url);
+    expect((await raw('POST', '/portal/sign-out', { cookie: second.cookie, form: { _csrf: second.csrf } })).status).toBe(200);
+    expect((await raw('GET', '/portal/domains', { cookie: second.cookie })).status).toBe(401);
+  });
+
+  it('a refused form shows its error beside the field and keeps what was typed (400)', async () => {
+    const tenant = await newTenant();
+    const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'invitations')).url);
+    const res = await raw('POST', '/portal/invitations/invite', { cookie, form: { _csrf: csrf, email: 'not-an-address' } });
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    expect(page).toMatch(/<input id="email" name="email" type="email" value="not-an-address"[^>]*aria-describedby="email-error"[^>]*aria-invalid="true">/);
+    expect(page).toContain('id="email-error"');
+  });
+});
