@@ -30,6 +30,7 @@ export function setPortalHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with the page's own forms.
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('X-Content-Type-Options', 'nosniff');
 }

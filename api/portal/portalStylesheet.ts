@@ -9,7 +9,7 @@ header.top a { color: #fff; }
 nav { display: flex; gap: 1rem; align-items: center; }
 main { max-width: 60rem; margin: 1.5rem auto; padding: 0 1.5rem 3rem; }
 h1 { font-size: 1.75rem; margin: 0 0 1rem; }
-h2 { font-size: 1.25rem; margin: 2rem 0 0.75rem; }
+h2 { font-size: 1.25rem; margin: 0 0 0.75rem; }
 section { background: #fff; border: 1px solid #d0d5dc; border-radius: 6px; padding: 1rem 1.25rem; margin-bottom: 1.5rem; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid #d0d5dc; vertical-align: top; }
@@ -36,6 +36,9 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .error-summary { border: 2px solid #a4000f; background: #fff; padding: 0.5rem 1rem; border-radius: 4px; margin-bottom: 1rem; }
 dl { margin: 0; }
+td { overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; max-width: 28rem; margin: 0.25rem 0 0; }
+summary { cursor: pointer; color: #0b4f9c; }
 dt { font-weight: 600; }
 dd { margin: 0 0 0.5rem; }
 `;

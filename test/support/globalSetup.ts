@@ -9,6 +9,7 @@ import { bundleWorkflows } from '../../worker/createTenantWorker.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { freePort } from '../../platform/freePort.ts';
 import { dnsmasqPath } from './dnsServer.ts';
+import { chromiumInstalled } from './chromium.ts';
 import { formatPayloadKeys, newPayloadKey } from '../../platform/temporal/payloadKeys.ts';
 
 declare module 'vitest' {
@@ -34,6 +35,8 @@ export default async function setup(project: TestProject) {
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn', 'test-postgres');
   // The domain tests' DNS server: installed here, once, rather than by files running side by side.
   await dnsmasqPath();
+  // The admin portal's browser tests' Chromium: likewise.
+  await chromiumInstalled();
   const name = `test_${Date.now()}_${process.pid}`;
   let baseUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};

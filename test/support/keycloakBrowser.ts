@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM } from './chromium.ts';
 
 /**
  * A real headless browser for the Keycloak suite: the machine's Chromium (Debian's `chromium`; .ci/keycloak-tests
@@ -9,7 +10,6 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
  */
 export type TestBrowser = { page: Page; context: BrowserContext; close(): Promise<void> };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchTestBrowser(): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'tenant-registry-chromium-'));

@@ -26,8 +26,8 @@ export const auditPage: PortalIntentPage = {
   ${page.items.length === 0 ? html`<p>No event.</p>` : html`<table>
     <thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
     <tbody>${page.items.map((e) => html`<tr>
-      <td>${e.created_at}</td><td>${e.action}</td><td>${e.actor_type ?? ''} ${e.actor_id ?? ''}</td><td>${e.target_type ?? ''} ${e.target_name ?? e.target_id ?? ''}</td>
-      <td><code>${e.metadata ? JSON.stringify(e.metadata) : ''}</code></td>
+      <td>${e.created_at}</td><td>${e.action}</td><td>${e.actor_type ?? ''}<br><span class="hint">${e.actor_id ?? ''}</span></td><td>${e.target_type ?? ''} ${e.target_name ?? e.target_id ?? ''}</td>
+      <td>${e.metadata ? html`<details><summary>Details</summary><pre>${JSON.stringify(e.metadata, null, 2)}</pre></details>` : '—'}</td>
     </tr>`)}</tbody>
   </table>`}
   ${page.next_cursor !== undefined ? html`<p><a href="/portal/audit?cursor=${String(page.next_cursor)}">Older events</a></p>` : ''}
