@@ -204,6 +204,16 @@ describe('the admin portal in a browser', () => {
     await page.goto(`${stack.service.baseUrl}/portal/invitations?tenant_id=${other.id}`);
     expect(await page.content()).not.toContain(`secret@${other.slug}.example`);
     expect((await page.goto(`${stack.service.baseUrl}/portal/audit?tenant_id=${other.id}`))?.status()).toBe(404);
+    await checked('16-not-part-of-session');
+  });
+
+  it('signing out ends the session: its pages then say there is no portal session', async () => {
+    await page.goto(`${stack.service.baseUrl}/portal/invitations`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Signed out');
+    await checked('17-signed-out');
+    expect((await page.goto(`${stack.service.baseUrl}/portal/invitations`))?.status()).toBe(401);
+    await checked('18-no-session');
   });
 
   it('the accessibility check finds what it is there for: a field without a label on the page is a critical violation', async () => {
