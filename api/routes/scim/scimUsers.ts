@@ -1,5 +1,5 @@
 import { scimListRequestOfQuery, scimSearchRequest, scimSelectionOfQuery } from '../../../domain/directories/scimListRequest.ts';
-import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser } from '../../../domain/directories/scimUsers.ts';
+import { createScimUser, deleteScimUser, getScimUser, listScimUsersJson, patchScimUser, replaceScimUser } from '../../../domain/directories/scimUsers.ts';
 import { ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListUsersRoute = scimRoute({
@@ -8,7 +8,7 @@ export const scimListUsersRoute = scimRoute({
   operationId: 'scimListUsers',
   summary: 'the directory\'s users, filtered by `userName eq` or `externalId eq`, paged by startIndex and count (at most 200)',
   query: ScimListQuery,
-  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, body: await listScimUsers(scope.deps, directory, scimListRequestOfQuery(query), base) }),
+  handler: async ({ query }, { directory, base, scope }) => ({ status: 200, jsonText: await listScimUsersJson(scope.deps, directory, scimListRequestOfQuery(query), base) }),
 });
 
 export const scimSearchUsersRoute = scimRoute({
@@ -17,7 +17,7 @@ export const scimSearchUsersRoute = scimRoute({
   operationId: 'scimSearchUsers',
   summary: 'the list of GET /Users asked in a SearchRequest body (RFC 7644 §3.4.3)',
   body: true,
-  handler: async ({ body }, { directory, base, scope }) => ({ status: 200, body: await listScimUsers(scope.deps, directory, scimSearchRequest(body), base) }),
+  handler: async ({ body }, { directory, base, scope }) => ({ status: 200, jsonText: await listScimUsersJson(scope.deps, directory, scimSearchRequest(body), base) }),
 });
 
 export const scimGetUserRoute = scimRoute({
