@@ -3,7 +3,7 @@ import { verificationName, verificationValue } from '../../../domain/domains/dom
 import { listDomains } from '../../../domain/domains/listDomains.ts';
 import { verifyDomainNow } from '../../../domain/domains/verifyDomain.ts';
 import { DomainCreate } from '../../../domain/schemas/domains.ts';
-import { refusalOf } from '../portalActionErrors.ts';
+import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { actionButton, csrfField, fieldErrorsOf, textField } from '../portalForms.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage } from '../portalIntentPage.ts';
@@ -46,20 +46,8 @@ export const domainsPage: PortalIntentPage = {
     async add(scope, form) {
       const parsed = DomainCreate.safeParse({ domain: form.get('domain') ?? '' });
       if (!parsed.success) return { errors: fieldErrorsOf(parsed.error), values: form };
-      try {
-        await addDomain(scope.deps, scope.tenant.id, parsed.data.domain, scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'domain'), values: form };
-      }
-      return { done: 'added' };
+      return doneUnlessRefused('added', 'domain', form, () => addDomain(scope.deps, scope.tenant.id, parsed.data.domain, scope.meta));
     },
-    async verify(scope, form) {
-      try {
-        await verifyDomainNow(scope.deps, form.get('id') ?? '', scope.meta, scope.reach);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: new URLSearchParams() };
-      }
-      return { done: 'checked' };
-    },
+    verify: (scope, form) => doneUnlessRefused('checked', 'form', new URLSearchParams(), () => verifyDomainNow(scope.deps, form.get('id') ?? '', scope.meta, scope.reach)),
   },
 };

@@ -3,7 +3,7 @@ import { listInvitations } from '../../../domain/invitations/listInvitations.ts'
 import { resendInvitation } from '../../../domain/invitations/resendInvitation.ts';
 import { revokeInvitation } from '../../../domain/invitations/revokeInvitation.ts';
 import { InvitationCreate } from '../../../domain/schemas/invitations.ts';
-import { refusalOf } from '../portalActionErrors.ts';
+import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { actionButton, checkboxes, csrfField, fieldErrorsOf, textField } from '../portalForms.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage, PortalScope } from '../portalIntentPage.ts';
@@ -50,28 +50,9 @@ export const invitationsPage: PortalIntentPage = {
       const roles = form.getAll('roles');
       const parsed = InvitationCreate.safeParse({ email: form.get('email') ?? '', ...(roles.length > 0 ? { roles } : {}) });
       if (!parsed.success) return { errors: fieldErrorsOf(parsed.error), values: form };
-      try {
-        await createInvitation(scope.deps, scope.tenant.id, parsed.data, scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'email'), values: form };
-      }
-      return { done: 'invited' };
+      return doneUnlessRefused('invited', 'email', form, () => createInvitation(scope.deps, scope.tenant.id, parsed.data, scope.meta));
     },
-    async resend(scope, form) {
-      try {
-        await resendInvitation(scope.deps, form.get('id') ?? '', scope.meta, scope.reach);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: new URLSearchParams() };
-      }
-      return { done: 'resent' };
-    },
-    async revoke(scope, form) {
-      try {
-        await revokeInvitation(scope.deps, form.get('id') ?? '', scope.meta, scope.reach);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: new URLSearchParams() };
-      }
-      return { done: 'revoked' };
-    },
+    resend: (scope, form) => doneUnlessRefused('resent', 'form', new URLSearchParams(), () => resendInvitation(scope.deps, form.get('id') ?? '', scope.meta, scope.reach)),
+    revoke: (scope, form) => doneUnlessRefused('revoked', 'form', new URLSearchParams(), () => revokeInvitation(scope.deps, form.get('id') ?? '', scope.meta, scope.reach)),
   },
 };

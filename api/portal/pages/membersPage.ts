@@ -5,7 +5,7 @@ import { putMember } from '../../../domain/members/putMember.ts';
 import { reactivateMember } from '../../../domain/members/reactivateMember.ts';
 import { removeMember } from '../../../domain/members/removeMember.ts';
 import { MemberPut, type Member } from '../../../domain/schemas/members.ts';
-import { refusalOf } from '../portalActionErrors.ts';
+import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { actionButton, checkboxes, csrfField, fieldErrorsOf } from '../portalForms.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage, PortalScope } from '../portalIntentPage.ts';
@@ -56,38 +56,15 @@ export const membersPage: PortalIntentPage = {
     async roles(scope: PortalScope, form) {
       const parsed = MemberPut.safeParse({ roles: form.getAll('roles') });
       if (!parsed.success) return { errors: fieldErrorsOf(parsed.error), values: form };
-      try {
+      const userId = form.get('user_id') ?? '';
+      return doneUnlessRefused('roles', 'roles', form, async () => {
         // Only a member the tenant has: a change of roles never adds someone through the portal.
-        if (!(await scope.deps.stores.members.find(scope.tenant.id, form.get('user_id') ?? ''))) throw notFound('member');
-        await putMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', parsed.data, scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'roles'), values: form };
-      }
-      return { done: 'roles' };
+        if (!(await scope.deps.stores.members.find(scope.tenant.id, userId))) throw notFound('member');
+        await putMember(scope.deps, scope.tenant.id, userId, parsed.data, scope.meta);
+      });
     },
-    async deactivate(scope, form) {
-      try {
-        await deactivateMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: form };
-      }
-      return { done: 'deactivated' };
-    },
-    async reactivate(scope, form) {
-      try {
-        await reactivateMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: form };
-      }
-      return { done: 'reactivated' };
-    },
-    async remove(scope, form) {
-      try {
-        await removeMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'form'), values: form };
-      }
-      return { done: 'removed' };
-    },
+    deactivate: (scope, form) => doneUnlessRefused('deactivated', 'form', form, () => deactivateMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta)),
+    reactivate: (scope, form) => doneUnlessRefused('reactivated', 'form', form, () => reactivateMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta)),
+    remove: (scope, form) => doneUnlessRefused('removed', 'form', form, () => removeMember(scope.deps, scope.tenant.id, form.get('user_id') ?? '', scope.meta)),
   },
 };

@@ -1,7 +1,7 @@
 import { listDomains } from '../../../domain/domains/listDomains.ts';
 import { SsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
 import { createSsoConnection } from '../../../domain/sso/createSsoConnection.ts';
-import { refusalOf } from '../portalActionErrors.ts';
+import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { checkboxes, csrfField, fieldErrorsOf, textField } from '../portalForms.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage } from '../portalIntentPage.ts';
@@ -40,12 +40,7 @@ export const ssoPage: PortalIntentPage = {
       const domains = form.getAll('domains');
       const parsed = SsoConnectionCreate.safeParse({ issuer: form.get('issuer') ?? '', client_id: form.get('client_id') ?? '', client_secret: form.get('client_secret') ?? '', domains });
       if (!parsed.success) return { errors: fieldErrorsOf(parsed.error), values: form };
-      try {
-        await createSsoConnection(scope.deps, scope.tenant.id, parsed.data, scope.meta);
-      } catch (error) {
-        return { errors: refusalOf(error, 'issuer'), values: form };
-      }
-      return { done: 'connected' };
+      return doneUnlessRefused('connected', 'issuer', form, () => createSsoConnection(scope.deps, scope.tenant.id, parsed.data, scope.meta));
     },
   },
 };
