@@ -69,7 +69,8 @@ export function publicPathsOf(routes: ReadonlyArray<{ path: string; access: stri
   const templates: RegExp[] = [];
   for (const route of routes.filter((r) => r.access === 'public')) {
     if (!route.path.includes('{')) exact.add(route.path);
-    else templates.push(new RegExp(`^${route.path.split(/\{\w+\}/).map(escaped).join('[^/]+')}$`));
+    // A template beneath a prefix is the prefix's already: no expression left to try on every request for it.
+    else if (!ownAuthPrefixes.some((prefix) => route.path.startsWith(prefix))) templates.push(new RegExp(`^${route.path.split(/\{\w+\}/).map(escaped).join('[^/]+')}$`));
   }
-  return { has: (path) => exact.has(path) || templates.some((t) => t.test(path)) || ownAuthPrefixes.some((prefix) => path.startsWith(prefix)) };
+  return { has: (path) => exact.has(path) || ownAuthPrefixes.some((prefix) => path.startsWith(prefix)) || templates.some((t) => t.test(path)) };
 }

@@ -3,6 +3,10 @@ import type { Middleware } from 'koa';
 import { ScimError, scimErrorBody } from '../../domain/directories/scimError.ts';
 import { errorBodyOfStatus, errorResponse, type ErrorResponse } from '../errorResponse.ts';
 
+/** The body of a failure: the registry's Error body, or beneath the SCIM endpoint RFC 7644's. */
+const bodyOf = (scim: boolean, response: Pick<ErrorResponse, 'status' | 'body' | 'scimType'>) =>
+  scim ? scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {})) : response.body;
+
 /**
  * Outermost handler: every non-2xx answer carries the Error body, including unknown routes. Beneath `scimPrefix`
  * (the directories' SCIM endpoint) the same failures are answered in RFC 7644's error body instead, which SCIM
@@ -10,17 +14,15 @@ import { errorBodyOfStatus, errorResponse, type ErrorResponse } from '../errorRe
  */
 export function errorHandler(options: { scimPrefix?: string } = {}): Middleware {
   const { scimPrefix } = options;
+  const scimOf = (path: string) => scimPrefix !== undefined && path.startsWith(scimPrefix);
   return async (ctx, next) => {
-    const scim = scimPrefix !== undefined && ctx.path.startsWith(scimPrefix);
-    const bodyOf = (response: Pick<ErrorResponse, 'status' | 'body' | 'scimType'>) =>
-      scim ? scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {})) : response.body;
     try {
       await next();
       // A status without a body (unknown route, or the router's 405/501, which keep their Allow header) gets the Error body.
       if (ctx.status >= 400 && ctx.body == null) {
         const status = ctx.status;
         const message = status === 404 ? `no route for ${ctx.method} ${ctx.path}` : `${STATUS_CODES[status] ?? 'error'}: ${ctx.method} ${ctx.path}`;
-        ctx.body = bodyOf({ status, body: errorBodyOfStatus(status, message) });
+        ctx.body = bodyOf(scimOf(ctx.path), { status, body: errorBodyOfStatus(status, message) });
         ctx.status = status;
       }
     } catch (error) {
@@ -32,7 +34,8 @@ export function errorHandler(options: { scimPrefix?: string } = {}): Middleware 
       } else if (!response.expose) ctx.state.log?.error({ err: error }, 'request failed');
       const allow = (error as { headers?: Record<string, string> })?.headers?.Allow;
       ctx.status = response.status;
-      ctx.body = bodyOf(response);
+      const scim = scimOf(ctx.path);
+      ctx.body = bodyOf(scim, response);
       if (allow) ctx.set('Allow', allow);
       if (scim && response.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
     }
