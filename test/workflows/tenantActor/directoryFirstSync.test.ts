@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdpError, type IdentityProvider } from '../../../identityProvider/identityProvider.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { actorStateQuery, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
+import { refusingProvider } from '../../support/refusingProvider.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
 
@@ -19,30 +19,17 @@ const REFUSED_EVERY = 100;
 let stack: ActorStack;
 const refusedLeft = new Map<string, number>();
 
-/** The simulated provider, refusing to make the users the test names (a Keycloak answering 503). */
-function refusingProvider(real: IdentityProvider): IdentityProvider {
-  return new Proxy(real, {
-    get(target, property) {
-      if (property === 'ensureDirectoryUser') {
-        return async (...args: Parameters<IdentityProvider['ensureDirectoryUser']>) => {
-          const left = refusedLeft.get(args[1]) ?? 0;
-          if (left > 0) {
-            refusedLeft.set(args[1], left - 1);
-            throw new IdpError('unavailable', `user ${args[1]} not made (refused by the test)`, 503);
-          }
-          return target.ensureDirectoryUser(...args);
-        };
-      }
-      const value = Reflect.get(target, property) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
 beforeAll(async () => {
   stack = await startActorStack({
     settings: { SCIM_RATE_LIMIT_PER_SECOND: 50 },
-    idp: (service) => refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl)),
+    // The users the test names are refused by the provider (a Keycloak answering 503) while they have refusals left.
+    idp: (service) =>
+      refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl), 'ensureDirectoryUser', (_tenant, email) => {
+        const left = refusedLeft.get(email) ?? 0;
+        if (left === 0) return undefined;
+        refusedLeft.set(email, left - 1);
+        return 'unavailable';
+      }),
   });
 });
 afterAll(() => stack.close());

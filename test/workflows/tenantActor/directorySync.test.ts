@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdpError, type IdentityProvider } from '../../../identityProvider/identityProvider.ts';
 import type { IdpFailureKind } from '../../../workflows/tenantActor/provisioningVocabulary.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { actorStateQuery, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
+import { refusingProvider } from '../../support/refusingProvider.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
 
@@ -16,29 +16,17 @@ let stack: ActorStack;
 /** The provider refuses to disable (or enable) these users, `times` times, as a Keycloak answering 503 or 401 would. */
 const refusals = new Map<string, { kind: IdpFailureKind; times: number }>();
 
-/** The simulated provider, but for the refusals the tests name (by user: a leaver belongs to no organization any more). */
-function refusingProvider(real: IdentityProvider): IdentityProvider {
-  return new Proxy(real, {
-    get(target, property) {
-      if (property === 'setUserEnabled') {
-        return async (userId: string, enabled: boolean) => {
-          const refusal = refusals.get(userId);
-          if (refusal && refusal.times > 0) {
-            refusal.times -= 1;
-            throw new IdpError(refusal.kind, `user ${userId} not updated (refused by the test)`, refusal.kind === 'unauthorized' ? 401 : 503);
-          }
-          return target.setUserEnabled(userId, enabled);
-        };
-      }
-      const value = Reflect.get(target, property) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+/** Takes one refusal of the user's, if it has any left. */
+function refusalOf(userId: string): IdpFailureKind | undefined {
+  const refusal = refusals.get(userId);
+  if (!refusal || refusal.times <= 0) return undefined;
+  refusal.times -= 1;
+  return refusal.kind;
 }
 
 beforeAll(async () => {
   // Retries: 100 ms doubling to 400 ms, 3 attempts a step (the stack's defaults).
-  stack = await startActorStack({ idp: (service) => refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl)) });
+  stack = await startActorStack({ idp: (service) => refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl), 'setUserEnabled', (userId) => refusalOf(userId)) });
 });
 afterAll(() => stack.close());
 
