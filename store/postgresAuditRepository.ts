@@ -1,6 +1,7 @@
 import type { AuditReadOptions, AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
 import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
-import { auditEventJson, toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
+import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
+import { AUDIT_EVENT_JSON_SQL } from './auditEventJsonSql.ts';
 import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
@@ -103,8 +104,8 @@ export class PostgresAuditRepository implements AuditRepository {
 
   /**
    * Newest first, keyset-paginated on id: a page deep in the log costs the same as the first one. One extra row is
-   * read to know whether another page follows. The page is built as JSON text straight from the rows: a page is tens
-   * of kilobytes that would otherwise be turned into objects only to be serialised again (see auditEventJson).
+   * read to know whether another page follows. PostgreSQL writes each event's JSON (store/auditEventJsonSql.ts): a
+   * page is tens of kilobytes the API would otherwise decode column by column only to encode again (issue 40).
    */
   async pageJson(query: AuditQuery): Promise<string> {
     const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
@@ -120,13 +121,13 @@ export class PostgresAuditRepository implements AuditRepository {
     // actor filter is selective and planned well as it is (the ids-first form costs it 0.1-0.35 ms more).
     const idsFirst = (query.product !== undefined || query.action !== undefined) && query.tenant_id === undefined && query.actor_id === undefined;
     const text = idsFirst
-      ? `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events
+      ? `select id, ${AUDIT_EVENT_JSON_SQL} as json from audit_events
           where id = any(array(select id from audit_events ${where} ${take})) order by id desc`
-      : `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events ${where} ${take}`;
-    const name = `audit_page${shape}${query.cursor !== undefined ? '_cursor' : ''}`;
-    const { rows } = await (await this.#sql()).query<AuditRow & { metadata: string | null }>({ name, text, values: params });
+      : `select id, ${AUDIT_EVENT_JSON_SQL} as json from audit_events ${where} ${take}`;
+    const name = `audit_page_json${shape}${query.cursor !== undefined ? '_cursor' : ''}`;
+    const { rows } = await (await this.#sql()).query<{ id: string; json: string }>({ name, text, values: params });
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
-    const items = `[${page.map(auditEventJson).join(',')}]`;
+    const items = `[${page.map((row) => row.json).join(',')}]`;
     return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
   }
 

@@ -59,8 +59,11 @@ export interface TenantRepository {
   /** What claims and verify need (status, slug, plan, entitlements), in one read. */
   snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined>;
   snapshots(ids: string[]): Promise<CachedTenant[]>;
-  /** A page of the listing, newest first, after the position `after` (from the previous page's last tenant). */
-  page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ tenant: TenantRecord; position: TenantListPosition }[]>;
+  /**
+   * A page of the listing, newest first, after the position `after` (from the previous page's last tenant): each
+   * tenant as the API's Tenant JSON text (toTenant's document, byte for byte), which the listing only passes through.
+   */
+  page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ json: string; position: TenantListPosition }[]>;
   /** Every entitlement, disabled and expired ones included, by product; undefined when there is no such tenant. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined>;
   /**

@@ -1,7 +1,6 @@
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { TenantListQuery, TenantPage } from '../../../domain/schemas/tenant.ts';
 import { listTenants } from '../../../domain/tenants/listTenants.ts';
-import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listTenantsRoute = defineRoute({
@@ -15,7 +14,6 @@ export const listTenantsRoute = defineRoute({
   query: TenantListQuery,
   responses: { 200: { description: 'a page of tenants', schema: TenantPage }, 400: { description: 'invalid input', schema: ErrorBody } },
   handler: async ({ query }, { deps, caller }) => {
-    const { items, nextCursor } = await listTenants(deps.stores.tenants, query, caller.reach);
-    return { status: 200, body: nextCursor ? { items: items.map(toTenant), next_cursor: nextCursor } : { items: items.map(toTenant) } };
+    return { status: 200, jsonText: await listTenants(deps.stores.tenants, query, caller.reach) };
   },
 });

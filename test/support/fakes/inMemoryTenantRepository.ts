@@ -1,3 +1,4 @@
+import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import type { QueuedActorCommand } from '../../../domain/changeEffects/changeEffects.ts';
 import type { TenantLookup } from '../../../domain/claimsLookup.ts';
 import type { OutboxCommand } from '../../../domain/tenantActor/tenantActorCommand.ts';
@@ -57,7 +58,7 @@ export class InMemoryTenantRepository implements TenantRepository {
       .filter((t) => !after || key(t) < `${after.createdAt}|${after.id}`)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1))
       .slice(0, limit)
-      .map((t) => ({ tenant: structuredClone(t), position: { createdAt: micros(t), id: t.id } }));
+      .map((t) => ({ json: JSON.stringify(toTenant(t)), position: { createdAt: micros(t), id: t.id } }));
   }
 
   async entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {
