@@ -17,6 +17,7 @@ import { allRoutes } from './routes/index.ts';
 import { SCIM_PATH_PREFIX } from './routes/scim/scimRoute.ts';
 import { PORTAL_PATH_PREFIX, portalRoutes } from './portal/portalRoutes.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
+import { DeepAuditPages } from '../domain/audit/deepAuditPages.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
@@ -68,6 +69,7 @@ function completeContext(deps: AppDependencies): AppContext {
     }),
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
+    deepAuditPages: new DeepAuditPages(),
     auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },
     keyVerification: {
       keys: stores.apiKeys,

@@ -1,3 +1,4 @@
+import type { DeepAuditPages } from '../domain/audit/deepAuditPages.ts';
 import type { TokenBuckets } from '../domain/rateLimits/tokenBuckets.ts';
 import type { Orm } from '../store/orm.ts';
 import type { Settings } from '../platform/config.ts';
@@ -68,6 +69,8 @@ export interface AppContext extends AppDependencies, RegistryContext {
   auditAppends: AuditAppendBatcher;
   /** The slots and statement timeout of the audit exports and integrity checks of this process. */
   auditReads: AuditReadLimits;
+  /** Which audit pages below the head are final, and their ETags. */
+  deepAuditPages: DeepAuditPages;
   /** Writes last_used_at of verified keys in batches. */
   lastUsedMarks: LastUsedMarks;
   /** What verify runs on (repository, cache, last_used_at marks). */

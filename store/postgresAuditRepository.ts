@@ -107,7 +107,7 @@ export class PostgresAuditRepository implements AuditRepository {
    * read to know whether another page follows. PostgreSQL writes each event's JSON (store/auditEventJsonSql.ts): a
    * page is tens of kilobytes the API would otherwise decode column by column only to encode again (issue 40).
    */
-  async pageJson(query: AuditQuery): Promise<string> {
+  async pageJson(query: AuditQuery): Promise<{ json: string; headId?: number }> {
     const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(query, params);
@@ -120,15 +120,22 @@ export class PostgresAuditRepository implements AuditRepository {
     // a page takes its ids from the filter's own (column, id) index first, then their rows by primary key. A tenant or
     // actor filter is selective and planned well as it is (the ids-first form costs it 0.1-0.35 ms more).
     const idsFirst = (query.product !== undefined || query.action !== undefined) && query.tenant_id === undefined && query.actor_id === undefined;
+    // A page below a cursor reads the chain's head in the same snapshot: whether the page is final (deepAuditPages.ts).
+    const deep = query.cursor !== undefined;
+    const columns = `id, ${AUDIT_EVENT_JSON_SQL} as json${deep ? ', (select last_id from audit_chain_head) as head' : ''}`;
     const text = idsFirst
-      ? `select id, ${AUDIT_EVENT_JSON_SQL} as json from audit_events
+      ? `select ${columns} from audit_events
           where id = any(array(select id from audit_events ${where} ${take})) order by id desc`
-      : `select id, ${AUDIT_EVENT_JSON_SQL} as json from audit_events ${where} ${take}`;
-    const name = `audit_page_json${shape}${query.cursor !== undefined ? '_cursor' : ''}`;
-    const { rows } = await (await this.#sql()).query<{ id: string; json: string }>({ name, text, values: params });
+      : `select ${columns} from audit_events ${where} ${take}`;
+    const name = `audit_page_json${shape}${deep ? '_cursor' : ''}`;
+    const { rows } = await (await this.#sql()).query<{ id: string; json: string; head?: string }>({ name, text, values: params });
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
     const items = `[${page.map((row) => row.json).join(',')}]`;
-    return rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
+    const json = rows.length > limit ? `{"items":${items},"next_cursor":${Number(page[page.length - 1]!.id)}}` : `{"items":${items}}`;
+    if (!deep) return { json };
+    // An empty page has no row to carry the head: read it alone (rare: a cursor past every match).
+    const head = rows[0]?.head ?? (await (await this.#sql()).query<{ head: string }>({ name: 'audit_chain_head_id', text: 'select last_id as head from audit_chain_head', values: [] })).rows[0]?.head;
+    return head === undefined ? { json } : { json, headId: Number(head) };
   }
 
   async eventsAfter(

@@ -54,6 +54,7 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
     }
     const response = await route.handler({ params, query, body } as never, scope);
     ctx.status = response.status;
+    if (response.headers) ctx.set(response.headers);
     if (response.jsonText !== undefined) {
       ctx.type = 'application/json';
       ctx.body = response.jsonText;

@@ -12,6 +12,8 @@ export interface RouteResponse {
   body?: unknown;
   /** The body already serialised as JSON, as text or its UTF-8 bytes (its schema still the declared one), sent as it is. */
   jsonText?: string | Buffer;
+  /** Response headers the operation sets (an audit page's ETag and Cache-Control). */
+  headers?: Record<string, string>;
 }
 
 /** What a handler gets besides its validated input; `meta` is made on first access (the hot paths never need it). */

@@ -15,8 +15,11 @@ export interface AuditReadOptions {
 
 /** The audit log's store (store/postgresAuditRepository.ts). */
 export interface AuditRepository {
-  /** A page of GET /v1/audit as its JSON text, newest first. */
-  pageJson(query: AuditQuery): Promise<string>;
+  /**
+   * A page of GET /v1/audit as its JSON text, newest first; for a page with a cursor also the id the chain's head
+   * had when it was read (domain/audit/deepAuditPages.ts).
+   */
+  pageJson(query: AuditQuery): Promise<{ json: string; headId?: number }>;
   /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
   eventsAfter(
     filter: AuditFilter & { action_prefix?: string },

@@ -41,12 +41,12 @@ describe('AUDIT_EVENT_JSON_SQL: audit pages built by PostgreSQL', () => {
     );
     expect(rows).toHaveLength(events.length);
     const expected = `{"items":[${rows.map(auditEventJson).join(',')}]}`;
-    expect(await audit.pageJson({ tenant_id: tenantId })).toBe(expected);
+    expect((await audit.pageJson({ tenant_id: tenantId })).json).toBe(expected);
     expect(JSON.parse(expected).items).toEqual(rows.map(toAuditEvent));
     // Two pages by cursor, and the ids-first form of a product filter: the same events, the same bytes.
-    const first = await audit.pageJson({ tenant_id: tenantId, limit: 2 });
+    const first = (await audit.pageJson({ tenant_id: tenantId, limit: 2 })).json;
     expect(first).toBe(`{"items":[${rows.slice(0, 2).map(auditEventJson).join(',')}],"next_cursor":${Number(rows[1]!.id)}}`);
-    expect(await audit.pageJson({ tenant_id: tenantId, limit: 2, cursor: Number(rows[1]!.id) })).toBe(`{"items":[${rows.slice(2).map(auditEventJson).join(',')}]}`);
-    expect(await audit.pageJson({ action: everything })).toBe(`{"items":[${rows.filter((row) => row.action === everything).map(auditEventJson).join(',')}]}`);
+    expect((await audit.pageJson({ tenant_id: tenantId, limit: 2, cursor: Number(rows[1]!.id) })).json).toBe(`{"items":[${rows.slice(2).map(auditEventJson).join(',')}]}`);
+    expect((await audit.pageJson({ action: everything })).json).toBe(`{"items":[${rows.filter((row) => row.action === everything).map(auditEventJson).join(',')}]}`);
   });
 });

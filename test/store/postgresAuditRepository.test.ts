@@ -42,14 +42,14 @@ describe('PostgresAuditRepository.pageJson', () => {
     const newestFirst = [...mine].map(Number).sort((a, b) => b - a);
 
     for (const filter of [{ product }, { action }, { product, action }]) {
-      const first = JSON.parse(await audit.pageJson({ ...filter, limit: 2 } as never));
+      const first = JSON.parse((await audit.pageJson({ ...filter, limit: 2 } as never)).json);
       expect(first.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(0, 2));
-      const second = JSON.parse(await audit.pageJson({ ...filter, limit: 2, cursor: first.next_cursor } as never));
+      const second = JSON.parse((await audit.pageJson({ ...filter, limit: 2, cursor: first.next_cursor } as never)).json);
       expect(second.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(2, 4));
-      const last = JSON.parse(await audit.pageJson({ ...filter, limit: 2, cursor: second.next_cursor } as never));
+      const last = JSON.parse((await audit.pageJson({ ...filter, limit: 2, cursor: second.next_cursor } as never)).json);
       expect(last.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst.slice(4));
       expect(last.next_cursor).toBeUndefined();
-      const ranged = JSON.parse(await audit.pageJson({ ...filter, since: new Date(Date.now() - 60_000).toISOString(), limit: 10 } as never));
+      const ranged = JSON.parse((await audit.pageJson({ ...filter, since: new Date(Date.now() - 60_000).toISOString(), limit: 10 } as never)).json);
       expect(ranged.items.map((e: { id: number }) => Number(e.id))).toEqual(newestFirst);
     }
   });

@@ -13,7 +13,7 @@ export const auditPage: PortalIntentPage = {
 
   async view(scope, { query }) {
     const cursor = Number(query.get('cursor'));
-    const page = JSON.parse(await scope.deps.stores.audit.pageJson({ tenant_id: scope.tenant.id, limit: PAGE_SIZE, ...(Number.isSafeInteger(cursor) && cursor > 0 ? { cursor } : {}) })) as {
+    const page = JSON.parse((await scope.deps.stores.audit.pageJson({ tenant_id: scope.tenant.id, limit: PAGE_SIZE, ...(Number.isSafeInteger(cursor) && cursor > 0 ? { cursor } : {}) })).json) as {
       items: AuditEvent[];
       next_cursor?: number | string;
     };
