@@ -17,6 +17,8 @@
  *   --profile                   the service writes a V8 CPU profile (--cpu-prof) to .data/bench/profiles (or bench-quick) on exit
  *   --row-profiles              after the table, each row that missed with its CPU per process and the API's CPU profile
  *                               over a re-run of the row (taken through the API's inspector)
+ *   --plans                     instead of the rows: EXPLAIN (ANALYZE, BUFFERS) of every list and page statement on the
+ *                               bench's data, as Markdown (docs/performance.md keeps it)
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, on the project's
  *                               Keycloak (JDK 17+ and Maven; installed into .tools/ on first use): its own table
  */
@@ -31,7 +33,9 @@ import { drive, RssSampler, type BenchRequest, type LoadResult } from './load.ts
 import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet, type RequestCpu } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
-import { benchMemberOf, keysToRotate, linkedDirectoryUsers, membersTenant, seed, type Seeded, type Volumes } from './seed.ts';
+import { benchMemberOf, keysToRotate, linkedDirectoryUsers, membersTenant, seed, seedInvitations, type Seeded, type Volumes } from './seed.ts';
+import { explainReads } from './statementPlans.ts';
+import { plannedReads } from './plannedReads.ts';
 import { benchDirectories, type BenchDirectory } from './benchDirectories.ts';
 import { formatTable, type Row } from './table.ts';
 import { summarizeCpuProfile } from './cpuProfileSummary.ts';
@@ -48,6 +52,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'row-profiles': { type: 'boolean', default: false },
     keycloak: { type: 'boolean', default: false },
+    plans: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
   },
@@ -81,6 +86,8 @@ const PROFILE_SECONDS = quick ? 1 : 4;
 const ROTATABLE_KEYS = quick ? 2_000 : 20_000;
 /** Members of the tenant whose first page the members row reads (issue 34: a tenant of 500 members). */
 const TENANT_MEMBERS = 500;
+/** Invitations of that tenant, whose first page the invitations row reads. */
+const TENANT_INVITATIONS = 500;
 /** Users of the directory the SCIM filter row looks up by userName. */
 const DIRECTORY_USERS = quick ? 200 : 5_000;
 /**
@@ -190,7 +197,15 @@ async function main(): Promise<void> {
   const rotatable: string[] = [];
   const usableTenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
   const directories = await benchDirectories(serviceUrl, databaseUrl, usableTenant.id, DIRECTORY_USERS);
-  const scenarios = buildScenarios(seeded, rotatable, runId, await membersTenant(databaseUrl, TENANT_MEMBERS), directories, databaseUrl);
+  const membersTenantId = await membersTenant(databaseUrl, TENANT_MEMBERS);
+  await seedInvitations(databaseUrl, membersTenantId, TENANT_INVITATIONS);
+  if (args.plans) {
+    log('EXPLAIN (ANALYZE, BUFFERS) of the list and page statements');
+    process.stdout.write(await explainReads(databaseUrl, plannedReads(seeded, membersTenantId, directories.read.id)));
+    await stopAll();
+    return;
+  }
+  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl);
   const selected = scenarios.filter((s) => !args.only || s.name.includes(args.only));
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
@@ -711,6 +726,7 @@ function buildScenarios(
         ['catalog', () => get('/v1/catalog', {}), (b: string) => b.startsWith('{"items":[{')],
         ['memberships of a user', () => get(`/v1/users/${pick(seeded.tenants).id}/memberships`, {}), (b: string) => b.startsWith('{"items":[')],
         [`members of a tenant, first page (${TENANT_MEMBERS} members)`, () => get(`/v1/tenants/${membersTenantId}/members`, {}), (b: string) => b.startsWith('{"items":[{')],
+        [`invitations of a tenant, first page (${TENANT_INVITATIONS} invitations)`, () => get(`/v1/tenants/${membersTenantId}/invitations`, {}), (b: string) => b.startsWith('{"items":[{')],
       ] as const
     ).map(([name, make, check]): Scenario => ({ name, ...hot, requests: spread(DISTINCT, () => make()), check, targets: [ratioAtLeast(0.4)] })),
     {
@@ -870,6 +886,13 @@ function buildScenarios(
         const seconds = (performance.now() - rowStarted) / 1000;
         return `${linked} of ${made} users made provider users and members ${seconds.toFixed(1)} s after the row began (${(linked / seconds).toFixed(1)}/s by the tenant's actor)`;
       },
+    },
+    {
+      name: `SCIM GET /Users, first page of 50 (${DIRECTORY_USERS} users)`,
+      ...hot,
+      requests: [scim(directories.read, get('/Users', { count: 50 }))],
+      check: (body) => body.includes(`"totalResults":${DIRECTORY_USERS},`),
+      targets: [ratioAtLeast(0.4)],
     },
     {
       name: `SCIM GET /Users?filter=userName eq (${DIRECTORY_USERS} users)`,

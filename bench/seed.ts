@@ -253,6 +253,30 @@ export async function membersTenant(databaseUrl: string, count: number): Promise
 }
 
 /** `count` users of a directory made straight in its table (no effects): what the SCIM filter row looks up. */
+/**
+ * `count` invitations of the tenant (issue 40's invitations row), a tenth each accepted, revoked and expired, the rest
+ * pending, a second apart; made once (a reused database keeps them).
+ */
+export async function seedInvitations(databaseUrl: string, tenantId: string, count: number): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows: [held] } = await db.query<{ n: number }>(`select count(*)::int as n from invitations where tenant_id = $1`, [tenantId]);
+    if (held!.n >= count) return;
+    await db.query(
+      `insert into invitations (id, tenant_id, email, roles, state, expires_at, invited_by, send_count, created_at, updated_at)
+       select gen_random_uuid(), $1, 'invitee-' || lpad(i::text, 5, '0') || '@bench.example.com', array['MEMBER'],
+              case i % 10 when 1 then 'accepted' when 2 then 'revoked' when 3 then 'expired' else 'pending' end,
+              now() + interval '7 days', 'bench', 1, now() - make_interval(secs => i), now() - make_interval(secs => i)
+         from generate_series(1, $2::int) i`,
+      [tenantId, count],
+    );
+    await db.query('analyze invitations');
+  } finally {
+    await db.end();
+  }
+}
+
 export async function seedDirectoryUsers(databaseUrl: string, directoryId: string, count: number): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();

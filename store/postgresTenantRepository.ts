@@ -19,6 +19,7 @@ import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
 import { isUuid } from './uuidShape.ts';
 import { TENANT_JSON_SQL } from './tenantJsonSql.ts';
+import { textAbovePrefix } from './textAbovePrefix.ts';
 
 const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, payment_cust_id, trial_ends_at, trial_reminded_for,
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
@@ -194,8 +195,21 @@ export class PostgresTenantRepository implements TenantRepository {
     if (filter.prefix !== undefined) {
       // LIKE's own wildcards in the caller's text are literal characters.
       const pattern = param(`${filter.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      conditions.push(`(lower(slug) like ${pattern} or lower(name) like ${pattern})`);
-      shape += '_prefix';
+      const above = textAbovePrefix(filter.prefix);
+      if (above === undefined) {
+        conditions.push(`(lower(slug) like ${pattern} or lower(name) like ${pattern})`);
+        shape += '_prefix';
+      } else {
+        // A LIKE with a parameter is opaque to the prepared statement's generic plan, which then walked the listing
+        // index filtering every tenant (7 ms a page of 10,000). The same prefix as a byte-wise range is what the
+        // text_pattern_ops indexes on lower(slug) and lower(name) serve; the LIKE stays as the exact condition.
+        const [low, high] = [param(filter.prefix), param(above)];
+        conditions.push(
+          `((lower(slug) ~>=~ ${low} and lower(slug) ~<~ ${high} and lower(slug) like ${pattern})
+             or (lower(name) ~>=~ ${low} and lower(name) ~<~ ${high} and lower(name) like ${pattern}))`,
+        );
+        shape += '_prefix_range';
+      }
     }
     if (after) {
       conditions.push(`(created_at, id) < (${param(after.createdAt)}::timestamptz, ${param(after.id)}::uuid)`);
