@@ -38,6 +38,13 @@ export interface CachedTenant {
   entitlements: { product: string; enabled: boolean; expiresAt: number | null }[];
 }
 
+/** A tenant as GET /v1/tenants/{id} and by-slug answer it: its id and slug, and the Tenant body's JSON text. */
+export interface TenantDocument {
+  id: string;
+  slug: string;
+  json: string;
+}
+
 /** A tenant's members as the listing reads them, or that the tenant has too many to hold (its pages come from the store). */
 export type CachedMemberList = TenantMemberList | 'tooMany';
 
@@ -53,6 +60,8 @@ export interface RegistryCacheOptions {
   maxKeys?: number;
   maxTenants?: number;
   maxMissingKeys?: number;
+  /** Tenants whose read's JSON is held. */
+  maxTenantDocuments?: number;
   /** Users whose grants are held. */
   maxUsers?: number;
   /** Members held in the tenants' member lists, all lists together. */
@@ -133,6 +142,9 @@ export class RegistryCache {
   readonly #tenants: BoundedTtlMap<string, CachedTenant>;
   /** slug → tenant id; a hit is confirmed against the tenant's own slug. */
   readonly #slugs: BoundedTtlMap<string, string>;
+  /** Tenants as their reads answer them, by id; by slug through #documentSlugs. */
+  readonly #documents: BoundedTtlMap<string, TenantDocument>;
+  readonly #documentSlugs: BoundedTtlMap<string, string>;
   /** user id → its grants in every tenant; an empty list (a user that is no member) saves its read too. */
   readonly #grants: BoundedTtlMap<string, MembershipGrant[]>;
   /** tenant id → its members for the listing, bounded by the members held (a list weighs its size). */
@@ -163,6 +175,9 @@ export class RegistryCache {
     this.#missingKeys = new BoundedTtlMap(options.maxMissingKeys ?? 100_000);
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
+    // ~1 KB a tenant (its JSON, id and slug): 10,000 are ~10 MB.
+    this.#documents = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
+    this.#documentSlugs = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
     // ~250 bytes a user with one membership and a few roles: 50,000 users are ~12 MB.
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
     // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
@@ -215,6 +230,15 @@ export class RegistryCache {
     const id = this.#slugs.get(slug, this.#now());
     const tenant = id === undefined ? undefined : this.tenant(id);
     return tenant?.slug === slug ? tenant : undefined;
+  }
+
+  /** The tenant as its read answers it. */
+  tenantDocument(lookup: { by: 'id'; id: string } | { by: 'slug'; slug: string }): TenantDocument | undefined {
+    if (!this.active) return undefined;
+    const now = this.#now();
+    const id = lookup.by === 'id' ? lookup.id : this.#documentSlugs.get(lookup.slug, now);
+    const document = id === undefined ? undefined : this.#documents.get(id, now);
+    return document !== undefined && (lookup.by === 'id' || document.slug === lookup.slug) ? document : undefined;
   }
 
   /** The user's grants in every tenant (empty: a member of none). */
@@ -276,6 +300,13 @@ export class RegistryCache {
     this.#slugs.set(tenant.slug, tenant.id, expiresAt, now);
   }
 
+  putTenantDocument(document: TenantDocument, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#documents.set(document.id, document, now + this.ttlMs, now);
+    this.#documentSlugs.set(document.slug, document.id, now + this.ttlMs, now);
+  }
+
   putMemberGrants(userId: string, grants: MembershipGrant[], loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -301,6 +332,7 @@ export class RegistryCache {
   invalidateTenant(id: string): void {
     this.#generation += 1;
     this.#tenants.delete(id);
+    this.#documents.delete(id);
     this.#memberLists.delete(id);
   }
 
@@ -336,6 +368,8 @@ export class RegistryCache {
     this.#missingKeys.clear();
     this.#tenants.clear();
     this.#slugs.clear();
+    this.#documents.clear();
+    this.#documentSlugs.clear();
     this.#grants.clear();
     this.#memberLists.clear();
     this.#directories.clear();

@@ -183,6 +183,26 @@ describe('the registry cache of verify and claims', () => {
     await eventually(async () => (await permissionsOn(b)).includes(permission), 5_000, 'replica b claims the new permission');
   });
 
+  it('a tenant read (by id and by slug): renamed on one replica, this one answers the new name at once and the other once it hears the change; a change in the database in both', async () => {
+    const { tenant } = await tenantWithKey(a);
+    const named = async (replica: Replica) => {
+      const [byId, bySlug] = await Promise.all([
+        replica.service.request('GET', `/v1/tenants/${tenant.id}`),
+        replica.service.request('GET', `/v1/tenants/by-slug/${tenant.slug}`),
+      ]);
+      expect(bySlug.body).toEqual(byId.body);
+      return byId.body.name as string;
+    };
+    for (const replica of [a, b]) {
+      await eventually(async () => (await named(replica)) === 'Cache' && replica.cache.tenantDocument({ by: 'id', id: tenant.id }) !== undefined, 5_000, 'the tenant held');
+    }
+    expect((await a.service.request('PATCH', `/v1/tenants/${tenant.id}`, { name: 'Renamed' })).status).toBe(200);
+    expect(await named(a)).toBe('Renamed');
+    await eventually(async () => (await named(b)) === 'Renamed', 5_000, "replica b's read with the new name");
+    await a.service.orm.em.fork().execute('update tenants set name = ? where id = ?', ['Renamed in the database', tenant.id]);
+    for (const replica of [a, b]) await eventually(async () => (await named(replica)) === 'Renamed in the database', 5_000, 'the name set in the database');
+  });
+
   it("a tenant's member list: a member changed on one replica is in this one's list at once and in the other's once it hears the change; a change in the database in both", async () => {
     const { tenant } = await tenantWithKey(a);
     const admin = `admin-${tenant.id}`;

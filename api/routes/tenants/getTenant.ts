@@ -1,7 +1,6 @@
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { Tenant } from '../../../domain/schemas/tenant.ts';
-import { findTenant } from '../../../domain/tenants/findTenant.ts';
-import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
+import { tenantDocument } from '../../../domain/tenants/tenantDocument.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const getTenantRoute = defineRoute({
@@ -18,5 +17,5 @@ export const getTenantRoute = defineRoute({
     400: { description: 'invalid id', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params }, { deps }) => ({ status: 200, body: toTenant(await findTenant(deps.stores.tenants, { by: 'id', id: params.id })) }),
+  handler: async ({ params }, { deps }) => ({ status: 200, jsonText: await tenantDocument(deps.stores.tenants, deps.cache, { by: 'id', id: params.id }) }),
 });

@@ -1,7 +1,6 @@
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { SlugParams, Tenant } from '../../../domain/schemas/tenant.ts';
-import { findTenant } from '../../../domain/tenants/findTenant.ts';
-import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
+import { tenantDocument } from '../../../domain/tenants/tenantDocument.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const getTenantBySlugRoute = defineRoute({
@@ -17,5 +16,5 @@ export const getTenantBySlugRoute = defineRoute({
     400: { description: 'invalid slug', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params }, { deps, caller }) => ({ status: 200, body: toTenant(await findTenant(deps.stores.tenants, { by: 'slug', slug: params.slug }, caller.reach)) }),
+  handler: async ({ params }, { deps, caller }) => ({ status: 200, jsonText: await tenantDocument(deps.stores.tenants, deps.cache, { by: 'slug', slug: params.slug }, caller.reach) }),
 });
