@@ -17,8 +17,9 @@ export function plannedReads(seeded: Seeded, membersTenantId: string, directoryI
     { row: `audit deep page, ${name}`, read: (s) => s.audit.pageJson({ ...filter, cursor: deep }) },
   ];
   return [
-    { row: 'tenant list, first page', read: (s) => s.tenants.page({}, undefined, 51) },
-    { row: 'tenant list, slug prefix', read: (s) => s.tenants.page({ prefix: tenant.slug.slice(0, -1) }, undefined, 51) },
+    { row: 'tenant list, first page (its positions)', read: (s) => s.tenants.page({}, undefined, 51) },
+    { row: 'tenant list, slug prefix (its positions)', read: (s) => s.tenants.page({ prefix: tenant.slug.slice(0, -1) }, undefined, 51) },
+    { row: 'tenant list: the JSON of 50 tenants the registry cache lacks', read: async (s) => s.tenants.documents((await s.tenants.page({}, undefined, 50)).map((p) => p.id)) },
     { row: 'entitlements of a tenant', read: (s) => s.tenants.entitlementsOf(tenant.id) },
     { row: 'API keys of a tenant', read: (s) => s.apiKeys.listOfTenant(tenant.id) },
     { row: 'catalog', read: (s) => s.catalog.list() },

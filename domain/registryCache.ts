@@ -145,6 +145,8 @@ export class RegistryCache {
   /** Tenants as their reads answer them, by id; by slug through #documentSlugs. */
   readonly #documents: BoundedTtlMap<string, TenantDocument>;
   readonly #documentSlugs: BoundedTtlMap<string, string>;
+  /** Tenants' entitlements as their listing answers them (the TenantProductList body's JSON), by tenant id. */
+  readonly #entitlementDocuments: BoundedTtlMap<string, string>;
   /** user id → its grants in every tenant; an empty list (a user that is no member) saves its read too. */
   readonly #grants: BoundedTtlMap<string, MembershipGrant[]>;
   /** tenant id → its members for the listing, bounded by the members held (a list weighs its size). */
@@ -178,6 +180,7 @@ export class RegistryCache {
     // ~1 KB a tenant (its JSON, id and slug): 10,000 are ~10 MB.
     this.#documents = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
     this.#documentSlugs = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
+    this.#entitlementDocuments = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
     // ~250 bytes a user with one membership and a few roles: 50,000 users are ~12 MB.
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
     // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
@@ -239,6 +242,11 @@ export class RegistryCache {
     const id = lookup.by === 'id' ? lookup.id : this.#documentSlugs.get(lookup.slug, now);
     const document = id === undefined ? undefined : this.#documents.get(id, now);
     return document !== undefined && (lookup.by === 'id' || document.slug === lookup.slug) ? document : undefined;
+  }
+
+  /** The tenant's entitlements as their listing answers them. */
+  entitlementsDocument(tenantId: string): string | undefined {
+    return this.active ? this.#entitlementDocuments.get(tenantId, this.#now()) : undefined;
   }
 
   /** The user's grants in every tenant (empty: a member of none). */
@@ -307,6 +315,12 @@ export class RegistryCache {
     this.#documentSlugs.set(document.slug, document.id, now + this.ttlMs, now);
   }
 
+  putEntitlementsDocument(tenantId: string, json: string, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#entitlementDocuments.set(tenantId, json, now + this.ttlMs, now);
+  }
+
   putMemberGrants(userId: string, grants: MembershipGrant[], loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -333,6 +347,7 @@ export class RegistryCache {
     this.#generation += 1;
     this.#tenants.delete(id);
     this.#documents.delete(id);
+    this.#entitlementDocuments.delete(id);
     this.#memberLists.delete(id);
   }
 
@@ -370,6 +385,7 @@ export class RegistryCache {
     this.#slugs.clear();
     this.#documents.clear();
     this.#documentSlugs.clear();
+    this.#entitlementDocuments.clear();
     this.#grants.clear();
     this.#memberLists.clear();
     this.#directories.clear();

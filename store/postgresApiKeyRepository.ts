@@ -9,6 +9,7 @@ import { nativeTransaction } from './nativeTransaction.ts';
 import type { Sql } from './sql.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
+import { API_KEY_JSON_SQL } from './apiKeyJsonSql.ts';
 import { isUuid } from './uuidShape.ts';
 import type { Orm } from './orm.ts';
 
@@ -68,19 +69,20 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   }
 
   /** One statement for the tenants asked for together (store/readBatcher.ts); its existence comes with its keys. */
-  listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined> {
+  listOfTenant(tenantId: string): Promise<string[] | undefined> {
     return this.#ofTenants.load(tenantId);
   }
 
-  readonly #ofTenants = new ReadBatcher<string, ApiKeyRecord[]>(async (tenantIds) => {
-    const { rows } = await (await nativePool(this.#orm)).query<{ tenant: string } & ({ [K in keyof KeyRow]: KeyRow[K] | null })>({
-      name: 'api_keys_of_tenants',
-      text: `select t.id as tenant, ${KEY_COLUMNS.split(', ').map((column) => `k.${column}`).join(', ')}
+  /** Each key's JSON made by PostgreSQL (store/apiKeyJsonSql.ts): the listing passes it through. */
+  readonly #ofTenants = new ReadBatcher<string, string[]>(async (tenantIds) => {
+    const { rows } = await (await nativePool(this.#orm)).query<{ tenant: string; json: string | null }>({
+      name: 'api_keys_of_tenants_json',
+      text: `select t.id as tenant, ${API_KEY_JSON_SQL} as json
                from tenants t left join api_keys k on k.tenant_id = t.id
               where t.id = any($1::uuid[]) order by t.id, k.created_at desc, k.id`,
       values: [tenantIds],
     });
-    return listsByTenant(rows, (row) => row.tenant, (row) => (row.id === null ? undefined : toRecord(row as KeyRow)));
+    return listsByTenant(rows, (row) => row.tenant, (row) => row.json ?? undefined);
   }, { isKey: isUuid });
 
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean> {

@@ -9,7 +9,7 @@ import type {
 } from '../domain/invitations/invitationRepository.ts';
 import type { MemberRecord } from '../domain/members/memberRecord.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
-import type { InvitationChangeFacts } from '../domain/invitations/invitationRepository.ts';
+import type { InvitationChangeFacts, ListedInvitation } from '../domain/invitations/invitationRepository.ts';
 import { appendAuditEvent } from './auditEventInsert.ts';
 import { nativePool } from './nativePool.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
@@ -17,6 +17,7 @@ import type { Orm } from './orm.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
 import { lockKnownRoles, lockMembersOf, memberOf, memberWithEmail, writeMember } from './postgresMemberRepository.ts';
 import type { Sql } from './sql.ts';
+import { INVITATION_JSON_SQL } from './invitationJsonSql.ts';
 import { isUuid } from './uuidShape.ts';
 
 const COLUMNS = `id, tenant_id, email, roles, state, expires_at, invited_by, send_email, send_count, last_sent_at, recent_sends,
@@ -135,7 +136,8 @@ export class PostgresInvitationRepository implements InvitationRepository {
     return invitationBy(await nativePool(this.#orm), { by: 'id', id }, false);
   }
 
-  async page(tenantId: string, filter: InvitationListFilter, after: InvitationListPosition | undefined, limit: number): Promise<InvitationRecord[] | undefined> {
+  /** Each invitation's JSON made by PostgreSQL (store/invitationJsonSql.ts): the listing passes it through. */
+  async page(tenantId: string, filter: InvitationListFilter, after: InvitationListPosition | undefined, limit: number): Promise<ListedInvitation[] | undefined> {
     if (!isUuid(tenantId)) return undefined;
     const params: unknown[] = [tenantId];
     const param = (value: unknown) => `$${params.push(value)}`;
@@ -154,9 +156,10 @@ export class PostgresInvitationRepository implements InvitationRepository {
       shape += '_after';
     }
     const pool = await nativePool(this.#orm);
-    const { rows } = await pool.query<InvitationRow>({
-      name: `invitation_page${shape}`,
-      text: `select ${COLUMNS} from invitations where ${conditions.join(' and ')} order by created_at desc, id desc limit ${param(limit)}`,
+    const { rows } = await pool.query<{ id: string; created_ms: string; json: string }>({
+      name: `invitation_page_json${shape}`,
+      text: `select id, floor(extract(epoch from created_at) * 1000)::bigint as created_ms, ${INVITATION_JSON_SQL} as json
+               from invitations where ${conditions.join(' and ')} order by created_at desc, id desc limit ${param(limit)}`,
       values: params,
     });
     if (rows.length === 0) {
@@ -167,7 +170,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
       });
       return tenant!.found ? [] : undefined;
     }
-    return rows.map(rowToRecord);
+    return rows.map((row) => ({ id: row.id, createdAt: new Date(Number(row.created_ms)), json: row.json }));
   }
 
   async pendingExpiries(tenantId: string): Promise<{ id: string; expiresAt: Date }[]> {

@@ -2,7 +2,7 @@ import type { StoredTenantSettings } from '../domain/tenants/tenantSettings.ts';
 import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
 import type { TenantLookup } from '../domain/claimsLookup.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
-import type { CachedTenant } from '../domain/registryCache.ts';
+import type { CachedTenant, TenantDocument } from '../domain/registryCache.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
@@ -177,8 +177,7 @@ export class PostgresTenantRepository implements TenantRepository {
     return ids.length === 0 ? [] : loadTenantSnapshots(await nativePool(this.#orm), ids);
   }
 
-  /** Each tenant's JSON made by PostgreSQL (store/tenantJsonSql.ts): two texts a row instead of eighteen columns. */
-  async page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ json: string; position: TenantListPosition }[]> {
+  async page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<TenantListPosition[]> {
     const params: unknown[] = [];
     const param = (value: unknown) => `$${params.push(value)}`;
     const conditions: string[] = [];
@@ -216,14 +215,32 @@ export class PostgresTenantRepository implements TenantRepository {
       shape += '_after';
     }
     const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
-    const { rows } = await (await nativePool(this.#orm)).query<{ id: string; json: string; position: string }>({
-      name: `tenant_page_json${shape}`,
-      text: `select id, ${TENANT_JSON_SQL} as json, (created_at at time zone 'UTC')::text as position
+    // Ids and positions alone: the listing index answers them without the table (index-only) where the filter lets it.
+    const { rows } = await (await nativePool(this.#orm)).query<{ id: string; position: string }>({
+      name: `tenant_page_ids${shape}`,
+      text: `select id, (created_at at time zone 'UTC')::text as position
                from tenants ${where} order by created_at desc, id desc limit ${param(limit)}`,
       values: params,
     });
-    return rows.map((row) => ({ json: row.json, position: { createdAt: isoWithMicroseconds(row.position), id: row.id } }));
+    return rows.map((row) => ({ id: row.id, createdAt: isoWithMicroseconds(row.position) }));
   }
+
+  /** The tenants asked for together, each as its Tenant JSON made by PostgreSQL (store/tenantJsonSql.ts). */
+  documents(ids: string[]): Promise<TenantDocument[]> {
+    return Promise.all(ids.map((id) => this.#documents.load(id))).then((found) => found.filter((document) => document !== undefined));
+  }
+
+  readonly #documents = new ReadBatcher<string, TenantDocument>(
+    async (ids) => {
+      const { rows } = await (await nativePool(this.#orm)).query<TenantDocument>({
+        name: 'tenant_documents',
+        text: `select id, slug, ${TENANT_JSON_SQL} as json from tenants where id = any($1::uuid[])`,
+        values: [ids],
+      });
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+    { isKey: isUuid },
+  );
 
   /** Undefined when there is no such tenant: its existence and its entitlements come from one statement. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {

@@ -32,8 +32,11 @@ export interface ApiKeyChange<T> {
 
 /** The API keys aggregate's store (implemented in store/postgresApiKeyRepository.ts, faked in tests). */
 export interface ApiKeyRepository {
-  /** Newest first, revoked and expired keys included; undefined when there is no such tenant. */
-  listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined>;
+  /**
+   * Newest first, revoked and expired keys included, each as the API's ApiKey JSON text (toApiKey's document, byte
+   * for byte); undefined when there is no such tenant.
+   */
+  listOfTenant(tenantId: string): Promise<string[] | undefined>;
   /** Inserts the key with its audit event atomically; false (nothing written) when the tenant does not exist. */
   insert(key: NewApiKey, event: AuditAppend, meta: RequestMeta): Promise<boolean>;
   /**

@@ -1,10 +1,9 @@
 import { notFound } from '../errors.ts';
-import type { ApiKeyRecord } from './apiKeyRecord.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 
-/** Newest first, revoked and expired keys included so operators can audit them. */
-export async function listApiKeys(keys: ApiKeyRepository, tenantId: string): Promise<ApiKeyRecord[]> {
+/** Newest first, revoked and expired keys included so operators can audit them: the ApiKeyList body's JSON text. */
+export async function listApiKeys(keys: ApiKeyRepository, tenantId: string): Promise<string> {
   const list = await keys.listOfTenant(tenantId);
   if (!list) throw notFound('tenant');
-  return list;
+  return `{"items":[${list.join(',')}]}`;
 }

@@ -17,6 +17,11 @@ export interface InvitationListPosition {
   id: string;
 }
 
+/** An invitation of a listing page: its position, and its Invitation JSON text (toInvitation's document, byte for byte). */
+export interface ListedInvitation extends InvitationListPosition {
+  json: string;
+}
+
 /** Which invitation a change is about. */
 export type InvitationTarget =
   /** One invitation by its id. */
@@ -72,7 +77,7 @@ export interface InvitationChangeWritten<T> {
 export interface InvitationRepository {
   find(id: string): Promise<InvitationRecord | undefined>;
   /** A page newest first, after `after`; undefined when there is no such tenant. */
-  page(tenantId: string, filter: InvitationListFilter, after: InvitationListPosition | undefined, limit: number): Promise<InvitationRecord[] | undefined>;
+  page(tenantId: string, filter: InvitationListFilter, after: InvitationListPosition | undefined, limit: number): Promise<ListedInvitation[] | undefined>;
   /** The pending invitations of the tenant with their expiries (the actor's timers). */
   pendingExpiries(tenantId: string): Promise<{ id: string; expiresAt: Date }[]>;
   /**

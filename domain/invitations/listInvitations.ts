@@ -1,10 +1,8 @@
 import { invalidInput, notFound } from '../errors.ts';
 import { INVITATION_LIST_DEFAULT_LIMIT, type InvitationListQuery } from '../schemas/invitations.ts';
 import type { RegistryContext } from '../registryContext.ts';
-import { toInvitation } from './invitationResponse.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationListPosition } from './invitationRepository.ts';
-import type { Invitation } from '../schemas/invitations.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,17 +19,14 @@ export function invitationPosition(cursor: string): InvitationListPosition {
   return { createdAt, id: id! };
 }
 
-/** A tenant's invitations newest first, by state and address, in pages. */
-export async function listInvitations(
-  { stores }: RegistryContext,
-  tenantId: string,
-  query: InvitationListQuery,
-): Promise<{ items: Invitation[]; next_cursor?: string }> {
+/** A tenant's invitations newest first, by state and address, in pages: the InvitationList body's JSON text. */
+export async function listInvitations({ stores }: RegistryContext, tenantId: string, query: InvitationListQuery): Promise<string> {
   const limit = query.limit ?? INVITATION_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : invitationPosition(query.cursor);
   const rows = await stores.invitations.page(tenantId, { state: query.state, email: query.email }, after, limit + 1);
   if (!rows) throw notFound('tenant');
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(toInvitation), ...(rows.length > limit && last ? { next_cursor: invitationCursor(last) } : {}) };
+  const items = `[${page.map((row) => row.json).join(',')}]`;
+  return rows.length > limit && last ? `{"items":${items},"next_cursor":"${invitationCursor(last)}"}` : `{"items":${items}}`;
 }

@@ -1,23 +1,46 @@
 import { TENANT_LIST_DEFAULT_LIMIT, type TenantListQuery } from '../schemas/tenant.ts';
+import type { RegistryCache } from '../registryCache.ts';
 import { decodeTenantCursor, encodeTenantCursor } from './tenantListCursor.ts';
 import type { TenantRepository } from './tenantRepository.ts';
 import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
 
 /**
  * Newest first, keyset-paginated on (created_at, id): a deep page costs what the first one does. A tenant-bound
- * caller sees its own tenants only. The page is the TenantPage body's JSON text, its tenants as the store wrote them.
+ * caller sees its own tenants only. The page is the TenantPage body's JSON text.
+ *
+ * The store answers which tenants a page holds, in order, from the listing index alone; each tenant's JSON comes
+ * from the registry cache, as a tenant's own read answers it (tenantDocument.ts: forgotten on every replica at any
+ * change of the tenant), the ones it lacks from the store in one statement, written there by PostgreSQL (issue 40:
+ * rows decoded only to be encoded again were most of what a page cost). A tenant gone between the two reads is left
+ * out of the page.
  */
 export async function listTenants(
   tenants: TenantRepository,
+  cache: RegistryCache,
   query: TenantListQuery,
   reach: TenantReach = EVERY_TENANT,
 ): Promise<string> {
   const limit = query.limit ?? TENANT_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : decodeTenantCursor(query.cursor);
   const filter = { status: query.status, kind: query.kind, plan: query.plan, prefix: query.q?.toLowerCase(), ...(reach.bound ? { ids: [...reach.tenantIds] } : {}) };
+  const generation = cache.generation();
   // One extra tenant tells whether another page follows.
-  const rows = await tenants.page(filter, after, limit + 1);
-  const items = `[${rows.slice(0, limit).map((r) => r.json).join(',')}]`;
-  if (rows.length <= limit) return `{"items":${items}}`;
-  return `{"items":${items},"next_cursor":"${encodeTenantCursor(rows[limit - 1]!.position)}"}`;
+  const positions = await tenants.page(filter, after, limit + 1);
+  const page = positions.slice(0, limit);
+  const json = new Map<string, string>();
+  const missing: string[] = [];
+  for (const { id } of page) {
+    const held = cache.tenantDocument({ by: 'id', id });
+    if (held) json.set(id, held.json);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    for (const document of await tenants.documents(missing)) {
+      json.set(document.id, document.json);
+      cache.putTenantDocument(document, generation);
+    }
+  }
+  const items = `[${page.flatMap(({ id }) => json.get(id) ?? []).join(',')}]`;
+  if (positions.length <= limit) return `{"items":${items}}`;
+  return `{"items":${items},"next_cursor":"${encodeTenantCursor(positions[limit - 1]!)}"}`;
 }

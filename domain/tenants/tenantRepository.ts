@@ -1,3 +1,4 @@
+import type { TenantDocument } from '../registryCache.ts';
 import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
 import type { TenantLookup } from '../claimsLookup.ts';
 import type { TenantProductRecord } from '../entitlements/tenantProductRecord.ts';
@@ -59,11 +60,13 @@ export interface TenantRepository {
   /** What claims and verify need (status, slug, plan, entitlements), in one read. */
   snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined>;
   snapshots(ids: string[]): Promise<CachedTenant[]>;
+  /** A page of the listing, newest first, after the position `after` (from the previous page's last tenant): its tenants' positions. */
+  page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<TenantListPosition[]>;
   /**
-   * A page of the listing, newest first, after the position `after` (from the previous page's last tenant): each
-   * tenant as the API's Tenant JSON text (toTenant's document, byte for byte), which the listing only passes through.
+   * The tenants of `ids` that exist, each as the API's Tenant JSON text (toTenant's document, byte for byte), in no
+   * particular order: what the listing passes through.
    */
-  page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<{ json: string; position: TenantListPosition }[]>;
+  documents(ids: string[]): Promise<TenantDocument[]>;
   /** Every entitlement, disabled and expired ones included, by product; undefined when there is no such tenant. */
   entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined>;
   /**

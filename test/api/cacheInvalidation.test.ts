@@ -122,6 +122,18 @@ describe('the registry cache of verify and claims', () => {
     await eventually(async () => (await claims(b, tenant.id)).body.products.length === 0, 5_000, 'replica b without the entitlement');
   });
 
+  it("a tenant's entitlements listing: granted on one replica, listed there at once and on the other once it hears the change; changed in the database on both", async () => {
+    const { tenant } = await tenantWithKey(a);
+    const listed = async (replica: Replica) =>
+      ((await replica.service.request('GET', `/v1/entitlements?tenant_id=${tenant.id}`)).body.items as { product: string; enabled: boolean }[]).map((e) => `${e.product}:${e.enabled}`);
+    for (const replica of [a, b]) expect(await listed(replica)).toEqual([]);
+    expect((await a.service.request('PUT', `/v1/tenants/${tenant.id}/entitlements/analytics`)).status).toBe(201);
+    expect(await listed(a)).toEqual(['analytics:true']);
+    await eventually(async () => (await listed(b)).length === 1, 5_000, "replica b's listing with the entitlement");
+    await a.service.orm.em.fork().execute('update tenant_products set enabled = false where tenant_id = ?', [tenant.id]);
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === 'analytics:false', 5_000, 'the listing with the entitlement disabled in the database');
+  });
+
   it("a member deactivated or given another role straight in the database: both replicas' claims follow once they hear it", async () => {
     const { tenant } = await tenantWithKey(a);
     const userId = `f:ldap:${tenant.id}`;

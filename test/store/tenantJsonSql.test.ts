@@ -23,7 +23,7 @@ const insert = (values: Record<string, unknown>) => {
   );
 };
 
-describe('TENANT_JSON_SQL: the listing page built by PostgreSQL', () => {
+describe('TENANT_JSON_SQL: the tenants of the listing written by PostgreSQL', () => {
   it("writes every tenant as JSON.stringify(toTenant(record)) writes it: same bytes, nulls, defaults, omitted empty texts, cut microseconds", async () => {
     const slugBase = `json-${Date.now().toString(36)}`;
     const shapes: Record<string, unknown>[] = [
@@ -42,10 +42,11 @@ describe('TENANT_JSON_SQL: the listing page built by PostgreSQL', () => {
       ids.push(id);
       await insert({ id, slug: `${slugBase}-${i}`, ...shape });
     }
-    const page = await tenants.page({ ids }, undefined, 10);
-    expect(page).toHaveLength(shapes.length);
-    for (const { json, position } of page) {
-      const record = await tenants.find({ by: 'id', id: position.id });
+    const documents = await tenants.documents([...ids, randomUUID(), 'not-a-uuid']);
+    expect(documents.map((d) => d.id).sort()).toEqual([...ids].sort());
+    for (const { id, slug, json } of documents) {
+      const record = await tenants.find({ by: 'id', id });
+      expect(slug).toBe(record!.slug);
       expect(json).toBe(JSON.stringify(toTenant(record!)));
       expect(JSON.parse(json)).toEqual(toTenant(record!));
     }

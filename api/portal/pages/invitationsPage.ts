@@ -2,7 +2,7 @@ import { createInvitation } from '../../../domain/invitations/createInvitation.t
 import { listInvitations } from '../../../domain/invitations/listInvitations.ts';
 import { resendInvitation } from '../../../domain/invitations/resendInvitation.ts';
 import { revokeInvitation } from '../../../domain/invitations/revokeInvitation.ts';
-import { InvitationCreate } from '../../../domain/schemas/invitations.ts';
+import { InvitationCreate, type Invitation } from '../../../domain/schemas/invitations.ts';
 import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { actionButton, checkboxes, csrfField, fieldErrorsOf, textField } from '../portalForms.ts';
 import { html } from '../portalHtml.ts';
@@ -17,7 +17,8 @@ export const invitationsPage: PortalIntentPage = {
   notices: { invited: 'The invitation was sent.', resent: 'The invitation was sent again; the earlier link no longer works.', revoked: 'The invitation was revoked.' },
 
   async view(scope, { errors, values }) {
-    const [{ items }, roles] = await Promise.all([listInvitations(scope.deps, scope.tenant.id, { limit: 100 }), tenantRoleChoices(scope)]);
+    const [page, roles] = await Promise.all([listInvitations(scope.deps, scope.tenant.id, { limit: 100 }), tenantRoleChoices(scope)]);
+    const { items } = JSON.parse(page) as { items: Invitation[] };
     return html`<section aria-labelledby="invite-heading">
   <h2 id="invite-heading">Invite a colleague</h2>
   <form method="post" action="/portal/invitations/invite" novalidate>

@@ -1,6 +1,5 @@
 import { ApiKeyList } from '../../../domain/schemas/apiKey.ts';
 import { ErrorBody, TenantIdQuery } from '../../../domain/schemas/common.ts';
-import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
 import { listApiKeys } from '../../../domain/apiKeys/listApiKeys.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
@@ -18,5 +17,5 @@ export const listApiKeysRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ query }, { deps }) => ({ status: 200, body: { items: (await listApiKeys(deps.stores.apiKeys, query.tenant_id)).map(toApiKey) } }),
+  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await listApiKeys(deps.stores.apiKeys, query.tenant_id) }),
 });

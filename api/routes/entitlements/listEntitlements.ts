@@ -1,7 +1,6 @@
 import { ErrorBody, TenantIdQuery } from '../../../domain/schemas/common.ts';
 import { TenantProductList } from '../../../domain/schemas/entitlement.ts';
-import { listEntitlements } from '../../../domain/entitlements/listEntitlements.ts';
-import { toTenantProduct } from '../../../domain/entitlements/tenantProductResponse.ts';
+import { entitlementsDocument } from '../../../domain/entitlements/entitlementsDocument.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listEntitlementsRoute = defineRoute({
@@ -18,8 +17,5 @@ export const listEntitlementsRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ query }, { deps }) => ({
-    status: 200,
-    body: { items: (await listEntitlements(deps.stores.tenants, query.tenant_id)).map(toTenantProduct) },
-  }),
+  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await entitlementsDocument(deps.stores.tenants, deps.cache, query.tenant_id) }),
 });

@@ -19,5 +19,5 @@ export const listInvitationsRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params, query }, { deps }) => ({ status: 200, body: await listInvitations(deps, params.id, query) }),
+  handler: async ({ params, query }, { deps }) => ({ status: 200, jsonText: await listInvitations(deps, params.id, query) }),
 });

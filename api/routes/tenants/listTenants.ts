@@ -14,6 +14,6 @@ export const listTenantsRoute = defineRoute({
   query: TenantListQuery,
   responses: { 200: { description: 'a page of tenants', schema: TenantPage }, 400: { description: 'invalid input', schema: ErrorBody } },
   handler: async ({ query }, { deps, caller }) => {
-    return { status: 200, jsonText: await listTenants(deps.stores.tenants, query, caller.reach) };
+    return { status: 200, jsonText: await listTenants(deps.stores.tenants, deps.cache, query, caller.reach) };
   },
 });

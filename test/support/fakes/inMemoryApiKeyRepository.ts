@@ -1,3 +1,4 @@
+import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
 import type { ApiKeyChange, ApiKeyRepository, LockedApiKey, VerifiableKey } from '../../../domain/apiKeys/apiKeyRepository.ts';
 import type { ApiKeyRecord, NewApiKey } from '../../../domain/apiKeys/apiKeyRecord.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
@@ -13,9 +14,9 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     this.tenants.set(id, status);
   }
 
-  async listOfTenant(tenantId: string): Promise<ApiKeyRecord[] | undefined> {
+  async listOfTenant(tenantId: string): Promise<string[] | undefined> {
     if (!this.tenants.has(tenantId)) return undefined;
-    return [...this.keys.values()].filter((k) => k.tenantId === tenantId).reverse();
+    return [...this.keys.values()].filter((k) => k.tenantId === tenantId).reverse().map((k) => JSON.stringify(toApiKey(k)));
   }
 
   async insert(key: NewApiKey, event: AuditAppend): Promise<boolean> {

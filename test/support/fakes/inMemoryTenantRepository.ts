@@ -58,7 +58,14 @@ export class InMemoryTenantRepository implements TenantRepository {
       .filter((t) => !after || key(t) < `${after.createdAt}|${after.id}`)
       .sort((a, b) => (key(a) < key(b) ? 1 : -1))
       .slice(0, limit)
-      .map((t) => ({ json: JSON.stringify(toTenant(t)), position: { createdAt: micros(t), id: t.id } }));
+      .map((t) => ({ createdAt: micros(t), id: t.id }));
+  }
+
+  async documents(ids: string[]) {
+    return ids.flatMap((id) => {
+      const t = this.tenants.get(id);
+      return t ? [{ id, slug: t.slug, json: JSON.stringify(toTenant(t)) }] : [];
+    });
   }
 
   async entitlementsOf(tenantId: string): Promise<TenantProductRecord[] | undefined> {
