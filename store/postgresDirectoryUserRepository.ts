@@ -67,9 +67,13 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
   async page(directoryId: string, filter: DirectoryUserFilter | undefined, startIndex: number, count: number): Promise<{ total: number; users: DirectoryUserRecord[] }> {
     const condition = !filter ? '' : filter.attribute === 'userName' ? ' and lower(user_name) = lower($4)' : ' and external_id = $4';
     const values: unknown[] = [directoryId, count, startIndex - 1, ...(filter ? [filter.value] : [])];
+    // The count apart from the page (one read of the directory's index), so the page walks the listing index in its
+    // order and stops, where a window count over the page's rows read and sorted every user first.
     const { rows } = await (await nativePool(this.#orm)).query<UserRow & { total: number }>({
-      name: `directory_users_page_${filter?.attribute ?? 'all'}`,
-      text: `select ${READ_COLUMNS}, count(*) over ()::int as total from directory_users
+      name: `directory_users_page_counted_${filter?.attribute ?? 'all'}`,
+      text: `select ${READ_COLUMNS},
+                    (select count(*)::int from directory_users where directory_id = $1 and deleted_at is null${condition}) as total
+               from directory_users
               where directory_id = $1 and deleted_at is null${condition} order by created_at, id limit $2 offset $3`,
       values,
     });

@@ -27,6 +27,7 @@ import { Migration20261129000027DirectoryUserSync } from './Migration20261129000
 import { Migration20261130000028DirectoryGroupMembers } from './Migration20261130000028DirectoryGroupMembers.ts';
 import { Migration20261130000029DirectoryNotifications } from './Migration20261130000029DirectoryNotifications.ts';
 import { Migration20261130000030PortalLinks } from './Migration20261130000030PortalLinks.ts';
+import { Migration20261201000031DirectoryUserListing } from './Migration20261201000031DirectoryUserListing.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -59,4 +60,5 @@ export const migrationsList = [
   { name: 'Migration20261130000028DirectoryGroupMembers', class: Migration20261130000028DirectoryGroupMembers },
   { name: 'Migration20261130000029DirectoryNotifications', class: Migration20261130000029DirectoryNotifications },
   { name: 'Migration20261130000030PortalLinks', class: Migration20261130000030PortalLinks },
+  { name: 'Migration20261201000031DirectoryUserListing', class: Migration20261201000031DirectoryUserListing },
 ];
