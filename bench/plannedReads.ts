@@ -1,3 +1,4 @@
+import { SimulatedIdentityProvider } from '../identityProvider/simulatedIdentityProvider.ts';
 import { MEMBER_LIST_HELD_AT_MOST } from '../domain/members/listMembers.ts';
 import type { PlannedRead } from './statementPlans.ts';
 import type { Seeded } from './seed.ts';
@@ -23,7 +24,8 @@ export function plannedReads(seeded: Seeded, membersTenantId: string, directoryI
     { row: 'entitlements of a tenant', read: (s) => s.tenants.entitlementsOf(tenant.id) },
     { row: 'API keys of a tenant', read: (s) => s.apiKeys.listOfTenant(tenant.id) },
     { row: 'catalog', read: (s) => s.catalog.list() },
-    { row: 'memberships of a user (the registry\'s members, then their tenants)', read: async (s) => s.tenants.snapshots((await s.members.ofUser(tenant.id)).map((m) => m.tenantId)) },
+    { row: "memberships of a user: the simulated identity provider's organizations (its fault check first)", read: (_s, orm) => new SimulatedIdentityProvider(orm, 'http://127.0.0.1').memberships(tenant.id) },
+    { row: "memberships of a user: the registry's members, then their tenants", read: async (s) => s.tenants.snapshots((await s.members.ofUser(tenant.id)).map((m) => m.tenantId)) },
     { row: 'members of a tenant (the whole list the cache holds)', read: (s) => s.members.listing(membersTenantId, MEMBER_LIST_HELD_AT_MOST) },
     { row: 'members of a tenant (a store page, past the cache)', read: (s) => s.members.page(membersTenantId, {}, undefined, 51) },
     { row: 'invitations of a tenant, first page', read: (s) => s.invitations.page(membersTenantId, {}, undefined, 51) },

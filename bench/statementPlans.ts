@@ -16,7 +16,7 @@ interface SentStatement {
 /** One read of a bench row, made through the service's own repository, whose statements are explained. */
 export interface PlannedRead {
   row: string;
-  read: (stores: RegistryStores) => Promise<unknown>;
+  read: (stores: RegistryStores, orm: Orm) => Promise<unknown>;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function explainReads(databaseUrl: string, reads: PlannedRead[]): P
     const sections: string[] = [];
     for (const { row, read } of reads) {
       sent.length = 0;
-      await read(stores);
+      await read(stores, orm);
       for (const statement of [...sent]) sections.push(`### ${row}\n\n${'```'}sql\n${statement.text.trim()}\n${'```'}\n\n${'```'}text\n${await explain(client, statement)}\n${'```'}\n`);
     }
     return sections.join('\n');

@@ -177,10 +177,10 @@ export class RegistryCache {
     this.#missingKeys = new BoundedTtlMap(options.maxMissingKeys ?? 100_000);
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 20_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 20_000);
-    // ~1 KB a tenant (its JSON, id and slug): 10,000 are ~10 MB.
-    this.#documents = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
-    this.#documentSlugs = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
-    this.#entitlementDocuments = new BoundedTtlMap(options.maxTenantDocuments ?? 10_000);
+    // ~1 KB a tenant (its JSON, id and slug, the entries of both maps): 5,000 are ~5 MB of the API's 250 MB budget.
+    this.#documents = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
+    this.#documentSlugs = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
+    this.#entitlementDocuments = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
     // ~250 bytes a user with one membership and a few roles: 50,000 users are ~12 MB.
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 50_000);
     // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
