@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiKeyRecord } from '../../domain/apiKeys/apiKeyRecord.ts';
 import { toApiKey } from '../../domain/apiKeys/apiKeyResponse.ts';
+import { AWKWARD_TEXT } from '../support/awkwardText.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { PostgresApiKeyRepository } from '../../store/postgresApiKeyRepository.ts';
 
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close());
 
-const AWKWARD = 'Ünïcødé "quoted" \\back\\ \n\t\r\b\f \u0001\u001f \u007f \u2028\u2029 </script> 😀 日本';
 
 describe('API_KEY_JSON_SQL: the API keys listing built by PostgreSQL', () => {
   it("writes every key as JSON.stringify(toApiKey(record)) writes it: nulls, empty scopes, omitted empty product and creator, cut microseconds; a tenant without keys lists none, an unknown one is undefined", async () => {
@@ -26,13 +26,13 @@ describe('API_KEY_JSON_SQL: the API keys listing built by PostgreSQL', () => {
     const first = randomUUID();
     const records: ApiKeyRecord[] = [
       {
-        id: first, tenantId, product: null, name: AWKWARD, scopes: [], prefix: `tr_${first.slice(0, 8)}`, createdBy: null, lastUsedAt: null, revokedAt: null, expiresAt: null,
+        id: first, tenantId, product: null, name: AWKWARD_TEXT, scopes: [], prefix: `tr_${first.slice(0, 8)}`, createdBy: null, lastUsedAt: null, revokedAt: null, expiresAt: null,
         rotatedFrom: null, createdAt: new Date('2026-01-02T03:04:05.999Z'),
       } as unknown as ApiKeyRecord,
     ];
     const second = randomUUID();
     records.push({
-      id: second, tenantId, product: 'analytics', name: 'all set', scopes: ['read', AWKWARD], prefix: `tr_${second.slice(0, 8)}`, createdBy: AWKWARD,
+      id: second, tenantId, product: 'analytics', name: 'all set', scopes: ['read', AWKWARD_TEXT], prefix: `tr_${second.slice(0, 8)}`, createdBy: AWKWARD_TEXT,
       lastUsedAt: new Date('2026-11-27T00:00:00.000Z'), revokedAt: new Date('2026-11-27T00:00:01.500Z'), expiresAt: new Date('2027-01-01T00:00:00.000Z'),
       rotatedFrom: first, createdAt: new Date('2026-06-30T12:00:00.123Z'),
     } as unknown as ApiKeyRecord);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { auditEventJson, toAuditEvent, type AuditRow } from '../../domain/audit/auditEventRow.ts';
 import { AUDIT_COLUMNS_METADATA_AS_TEXT } from '../../store/auditEventInsert.ts';
+import { AWKWARD_TEXT } from '../support/awkwardText.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { PostgresAuditRepository } from '../../store/postgresAuditRepository.ts';
 
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close());
 
-const AWKWARD = 'Ünïcødé "quoted" \\back\\ \n\t\r\b\f \u0001\u001f \u007f \u2028\u2029 </script> 😀 日本';
 
 describe('AUDIT_EVENT_JSON_SQL: audit pages built by PostgreSQL', () => {
   it('answers the bytes the API wrote from the rows (auditEventJson): absent fields left out, metadata as its jsonb text, cut microseconds; also as cursor pages', async () => {
@@ -22,12 +22,12 @@ describe('AUDIT_EVENT_JSON_SQL: audit pages built by PostgreSQL', () => {
     const events: Record<string, unknown>[] = [
       { action: 'a.plain', created_at: '2026-01-02 03:04:05.999999+00' },
       {
-        action: everything, project_id: randomUUID(), actor_id: AWKWARD, actor_name: 'Ann "A"', actor_type: 'user', target_id: 't\\1', target_type: 'doc',
-        target_name: AWKWARD, product: 'analytics', source_ip: '10.0.0.1', user_agent: AWKWARD, recorded_by: 'svc',
-        metadata: JSON.stringify({ text: AWKWARD, nested: { list: [1, 2.5, null, true], empty: {} }, big: 1234567890123456, neg: -0.001 }),
+        action: everything, project_id: randomUUID(), actor_id: AWKWARD_TEXT, actor_name: 'Ann "A"', actor_type: 'user', target_id: 't\\1', target_type: 'doc',
+        target_name: AWKWARD_TEXT, product: 'analytics', source_ip: '10.0.0.1', user_agent: AWKWARD_TEXT, recorded_by: 'svc',
+        metadata: JSON.stringify({ text: AWKWARD_TEXT, nested: { list: [1, 2.5, null, true], empty: {} }, big: 1234567890123456, neg: -0.001 }),
         created_at: '1999-12-31 23:59:59.000001+00',
       },
-      { action: AWKWARD.replace(/[^a-z]/g, '') || 'x', metadata: JSON.stringify({}), created_at: '2026-06-30 12:00:00+00' },
+      { action: AWKWARD_TEXT.replace(/[^a-z]/g, '') || 'x', metadata: JSON.stringify({}), created_at: '2026-06-30 12:00:00+00' },
       { action: 'a.null-metadata-value', metadata: JSON.stringify({ gone: null }), actor_id: '', created_at: '2026-06-30 12:00:00.1+00' },
     ];
     for (const event of events) {

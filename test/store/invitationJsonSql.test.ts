@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { InvitationRecord } from '../../domain/invitations/invitationRecord.ts';
 import { toInvitation } from '../../domain/invitations/invitationResponse.ts';
+import { AWKWARD_TEXT } from '../support/awkwardText.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { PostgresInvitationRepository } from '../../store/postgresInvitationRepository.ts';
 
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close());
 
-const AWKWARD = 'Ünïcødé "quoted" \\back\\ \n\t\r\b\f \u0001\u001f \u007f \u2028\u2029 </script> 😀 日本';
 
 describe('INVITATION_JSON_SQL: the invitations listing written by PostgreSQL', () => {
   it('writes every invitation as JSON.stringify(toInvitation(record)) writes it: nulls, roles, counts, cut microseconds; positions to the millisecond', async () => {
@@ -27,8 +27,8 @@ describe('INVITATION_JSON_SQL: the invitations listing written by PostgreSQL', (
     const records = [
       { ...base, id: randomUUID(), email: 'plain@x.test', createdAt: new Date('2026-11-27T10:00:00.999Z') },
       {
-        ...base, id: randomUUID(), email: 'all@x.test', roles: [AWKWARD, 'IT_ADMIN'], state: 'accepted', invitedBy: AWKWARD, sendCount: 3,
-        lastSentAt: new Date('2026-11-26T00:00:00.001Z'), acceptedAt: new Date('2026-11-27T09:00:00.500Z'), acceptedUserId: AWKWARD, createdAt: new Date('2026-11-27T09:00:00.000Z'),
+        ...base, id: randomUUID(), email: 'all@x.test', roles: [AWKWARD_TEXT, 'IT_ADMIN'], state: 'accepted', invitedBy: AWKWARD_TEXT, sendCount: 3,
+        lastSentAt: new Date('2026-11-26T00:00:00.001Z'), acceptedAt: new Date('2026-11-27T09:00:00.500Z'), acceptedUserId: AWKWARD_TEXT, createdAt: new Date('2026-11-27T09:00:00.000Z'),
       },
       { ...base, id: randomUUID(), email: 'gone@x.test', roles: [], state: 'revoked', revokedAt: new Date('2026-11-27T08:00:00.000Z'), createdAt: new Date('2026-11-27T08:00:00.000Z') },
     ] as unknown as InvitationRecord[];

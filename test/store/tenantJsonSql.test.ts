@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { toTenant } from '../../domain/tenants/tenantResponse.ts';
+import { AWKWARD_TEXT } from '../support/awkwardText.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { PostgresTenantRepository } from '../../store/postgresTenantRepository.ts';
 
@@ -12,8 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => orm.close());
 
-/** Texts JSON must escape, or that tempt a hand-written encoder to: quotes, backslashes, controls, non-ASCII, astral. */
-const AWKWARD = 'Ünïcødé "quoted" \\back\\ \n\t\r\b\f \u0001\u001f \u007f \u2028\u2029 </script> 😀 日本';
 
 const insert = (values: Record<string, unknown>) => {
   const columns = Object.keys(values);
@@ -27,10 +26,10 @@ describe('TENANT_JSON_SQL: the tenants of the listing written by PostgreSQL', ()
   it("writes every tenant as JSON.stringify(toTenant(record)) writes it: same bytes, nulls, defaults, omitted empty texts, cut microseconds", async () => {
     const slugBase = `json-${Date.now().toString(36)}`;
     const shapes: Record<string, unknown>[] = [
-      { name: AWKWARD, status: 'active', kind: 'customer', plan: 'enterprise', created_at: '2026-01-02 03:04:05.999999+00', updated_at: '2026-01-02 03:04:05+00' },
+      { name: AWKWARD_TEXT, status: 'active', kind: 'customer', plan: 'enterprise', created_at: '2026-01-02 03:04:05.999999+00', updated_at: '2026-01-02 03:04:05+00' },
       {
-        name: 'All set', status: 'trial', kind: 'demo', plan: AWKWARD, trial_ends_at: '2027-02-28 23:59:59.9995+00', contract_start: '2026-01-01', contract_end: '2028-12-31',
-        erp_customer_id: 'ERP "1"', payment_cust_id: 'cus_\\1', sales_owner: AWKWARD, settings: JSON.stringify({ default_role: AWKWARD, invitation_expiry_days: 30 }),
+        name: 'All set', status: 'trial', kind: 'demo', plan: AWKWARD_TEXT, trial_ends_at: '2027-02-28 23:59:59.9995+00', contract_start: '2026-01-01', contract_end: '2028-12-31',
+        erp_customer_id: 'ERP "1"', payment_cust_id: 'cus_\\1', sales_owner: AWKWARD_TEXT, settings: JSON.stringify({ default_role: AWKWARD_TEXT, invitation_expiry_days: 30 }),
         created_at: '1999-12-31 23:59:59.000001+00', updated_at: '2026-11-27 00:00:00.1+00',
       },
       { name: 'Empty texts', status: 'frozen', kind: 'demo', plan: 'p', erp_customer_id: '', payment_cust_id: '', sales_owner: '', settings: JSON.stringify({ default_role: 'billing' }), created_at: '2026-06-30 12:00:00.123+00', updated_at: '2026-06-30 12:00:00.123456+00' },
