@@ -16,13 +16,14 @@ export type AuditPageAnswer =
  */
 export async function readAuditPage(audit: AuditRepository, pages: DeepAuditPages, query: AuditQuery, ifNoneMatch: string | undefined): Promise<AuditPageAnswer> {
   const cacheControl = `public, max-age=${DEEP_PAGE_MAX_AGE_SECONDS}, immutable`;
-  if (query.cursor !== undefined && pages.isFinal(query)) {
-    const etag = pages.etagOf(query);
-    if (ifNoneMatchNames(ifNoneMatch, etag)) return { notModified: true, etag, cacheControl };
-  }
+  let etag = pages.isFinal(query) ? pages.etagOf(query) : undefined;
+  if (etag !== undefined && ifNoneMatchNames(ifNoneMatch, etag)) return { notModified: true, etag, cacheControl };
   const { json, headId } = await audit.pageJson(query);
   if (headId !== undefined) pages.sawHead(headId);
-  if (!pages.isFinal(query)) return { json };
-  const etag = pages.etagOf(query);
-  return ifNoneMatchNames(ifNoneMatch, etag) ? { notModified: true, etag, cacheControl } : { json, etag, cacheControl };
+  if (etag === undefined && pages.isFinal(query)) {
+    // Final as of this read: the client's copy may match now.
+    etag = pages.etagOf(query);
+    if (ifNoneMatchNames(ifNoneMatch, etag)) return { notModified: true, etag, cacheControl };
+  }
+  return etag === undefined ? { json } : { json, etag, cacheControl };
 }

@@ -21,6 +21,15 @@ async function appendEvents(product: string, count: number): Promise<number[]> {
 
 const page = (query: string, headers: Record<string, string> = {}) => service.request('GET', `/v1/audit?${query}`, undefined, headers);
 
+/** The second page (two of four new events of a product of its own): final at once; its query and its ETag. */
+async function secondPageOfFour(): Promise<{ query: string; etag: string }> {
+  const product = `cache-${randomUUID().slice(0, 8)}`;
+  await appendEvents(product, 4);
+  const cursor = (await page(`product=${product}&limit=2`)).body.next_cursor as number;
+  const query = `product=${product}&limit=2&cursor=${cursor}`;
+  return { query, etag: (await page(query)).headers.get('etag')! };
+}
+
 describe('GET /v1/audit: deep pages are final, cacheable and revalidated by ETag', () => {
   it('the head page carries no ETag and no Cache-Control: it changes with every append', async () => {
     const product = `cache-${randomUUID().slice(0, 8)}`;
@@ -53,11 +62,7 @@ describe('GET /v1/audit: deep pages are final, cacheable and revalidated by ETag
   });
 
   it('If-None-Match naming the ETag (alone, in a list, weak, or *) is 304 with no body; another ETag gets the page', async () => {
-    const product = `cache-${randomUUID().slice(0, 8)}`;
-    await appendEvents(product, 4);
-    const cursor = (await page(`product=${product}&limit=2`)).body.next_cursor as number;
-    const query = `product=${product}&limit=2&cursor=${cursor}`;
-    const etag = (await page(query)).headers.get('etag')!;
+    const { query, etag } = await secondPageOfFour();
     for (const named of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
       const revalidated = await page(query, { 'if-none-match': named });
       expect(revalidated.status).toBe(304);
@@ -71,11 +76,7 @@ describe('GET /v1/audit: deep pages are final, cacheable and revalidated by ETag
   });
 
   it('a revalidation of a page this replica knows is final does not read the log', async () => {
-    const product = `cache-${randomUUID().slice(0, 8)}`;
-    await appendEvents(product, 4);
-    const cursor = (await page(`product=${product}&limit=2`)).body.next_cursor as number;
-    const query = `product=${product}&limit=2&cursor=${cursor}`;
-    const etag = (await page(query)).headers.get('etag')!;
+    const { query, etag } = await secondPageOfFour();
     const reads = vi.spyOn(service.deps.stores.audit, 'pageJson');
     try {
       expect((await page(query, { 'if-none-match': etag })).status).toBe(304);
