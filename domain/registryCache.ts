@@ -155,6 +155,8 @@ export class RegistryCache {
   /** By directory id, its reads by query; the whole directory's go at its next change. */
   readonly #directoryReads: BoundedTtlMap<string, Map<string, Entry<unknown>>>;
   readonly #maxReadsOfDirectory: number;
+  /** The catalog as its listing answers it (the CatalogList body's JSON in UTF-8): the same for every caller. */
+  #catalogDocument: Entry<Buffer> | undefined;
   /**
    * tenant id → the read of its whole member list running now, and the generation it started at: requests that come
    * while no invalidation happened since share it instead of reading the list again (domain/members/listMembers.ts).
@@ -244,6 +246,13 @@ export class RegistryCache {
     return document !== undefined && (lookup.by === 'id' || document.slug === lookup.slug) ? document : undefined;
   }
 
+  /** The catalog as its listing answers it. */
+  catalogDocument(): Buffer | undefined {
+    if (!this.active) return undefined;
+    const entry = this.#catalogDocument;
+    return entry && entry.expiresAt > this.#now() ? entry.value : undefined;
+  }
+
   /** The tenant's entitlements as their listing answers them. */
   entitlementsDocument(tenantId: string): string | undefined {
     return this.active ? this.#entitlementDocuments.get(tenantId, this.#now()) : undefined;
@@ -321,6 +330,12 @@ export class RegistryCache {
     this.#entitlementDocuments.set(tenantId, json, now + this.ttlMs, now);
   }
 
+  putCatalogDocument(json: Buffer, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#catalogDocument = { value: json, expiresAt: now + this.ttlMs, storedAt: now };
+  }
+
   putMemberGrants(userId: string, grants: MembershipGrant[], loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
@@ -370,6 +385,12 @@ export class RegistryCache {
     this.#directoryReads.delete(id);
   }
 
+  /** A product of the catalog was added, changed or removed (a migration's or an operator's statement). */
+  invalidateCatalog(): void {
+    this.#generation += 1;
+    this.#catalogDocument = undefined;
+  }
+
   /** A role's permissions changed or a role went: any cached user may hold it, any tenant's member list show it. */
   invalidateAllMembers(): void {
     this.#generation += 1;
@@ -390,6 +411,7 @@ export class RegistryCache {
     this.#memberLists.clear();
     this.#directories.clear();
     this.#directoryReads.clear();
+    this.#catalogDocument = undefined;
   }
 
   /**

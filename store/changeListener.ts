@@ -50,6 +50,7 @@ export function startChangeListener(options: {
     else if (payload?.startsWith('m:')) cache.invalidateMemberList(payload.slice(2));
     else if (payload === 'r:') cache.invalidateAllMembers();
     else if (payload?.startsWith('d:')) cache.invalidateDirectory(payload.slice(2));
+    else if (payload === 'c:') cache.invalidateCatalog();
     // Anything else (a payload of a newer version of the triggers): forget everything rather than guess.
     else cache.clear();
   };

@@ -28,6 +28,7 @@ import { Migration20261130000028DirectoryGroupMembers } from './Migration2026113
 import { Migration20261130000029DirectoryNotifications } from './Migration20261130000029DirectoryNotifications.ts';
 import { Migration20261130000030PortalLinks } from './Migration20261130000030PortalLinks.ts';
 import { Migration20261201000031DirectoryUserListing } from './Migration20261201000031DirectoryUserListing.ts';
+import { Migration20261202000032CatalogNotifications } from './Migration20261202000032CatalogNotifications.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261130000029DirectoryNotifications', class: Migration20261130000029DirectoryNotifications },
   { name: 'Migration20261130000030PortalLinks', class: Migration20261130000030PortalLinks },
   { name: 'Migration20261201000031DirectoryUserListing', class: Migration20261201000031DirectoryUserListing },
+  { name: 'Migration20261202000032CatalogNotifications', class: Migration20261202000032CatalogNotifications },
 ];

@@ -122,8 +122,11 @@ describe('error responses', () => {
     expectErrorBody(await service.request('POST', '/v1/audit', { action: 'x.y', metadata: { note: 'a\u0000b' } }), 400, 'invalid_input');
   });
 
-  it('a NUL character in a query string answers 400, never 500', async () => {
+  it('a NUL character in a query string answers 400, never 500, in a value or a name, also where the operation takes no query', async () => {
     expectErrorBody(await service.request('GET', '/v1/audit?actor_id=a%00b'), 400, 'invalid_input');
+    expectErrorBody(await service.request('GET', '/v1/audit?a%00b=1'), 400, 'invalid_input');
+    expectErrorBody(await service.request('GET', '/v1/catalog?note=a%00b'), 400, 'invalid_input');
+    expect((await service.request('GET', '/v1/catalog?note=a%2500b')).status).toBe(200);
   });
 
   it('a body nested thousands of levels deep answers 400, never 500, while ordinary nesting is accepted', async () => {

@@ -1,5 +1,5 @@
 import { CatalogList } from '../../../domain/schemas/catalog.ts';
-import { toCatalogEntry } from '../../../domain/catalog/catalogEntryResponse.ts';
+import { catalogDocument } from '../../../domain/catalog/catalogDocument.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const listCatalogRoute = defineRoute({
@@ -10,5 +10,5 @@ export const listCatalogRoute = defineRoute({
   summary: 'List the products a tenant can request',
   tags: ['catalog'],
   responses: { 200: { description: 'the catalog', schema: CatalogList } },
-  handler: async (_input, { deps }) => ({ status: 200, body: { items: (await deps.stores.catalog.list()).map(toCatalogEntry) } }),
+  handler: async (_input, { deps }) => ({ status: 200, jsonText: await catalogDocument(deps.stores.catalog, deps.cache) }),
 });
