@@ -17,6 +17,9 @@ export interface Child {
  * A Node script of the project as its own process (and process group, so nothing it starts can outlive the bench).
  * Its last output is kept and shown when it exits early.
  */
+/** The log files this run has written to. */
+const logsOfThisRun = new Set<string>();
+
 export function startNode(
   script: string,
   env: NodeJS.ProcessEnv,
@@ -25,7 +28,9 @@ export function startNode(
 ): Child {
   // A service's log lines (LOG_LEVEL=info, as it runs) go straight to a file: the bench process, which is also the
   // load generator, never handles them, so they cost the service what they cost in production and nothing more.
-  const stdout = options.stdoutFile ? openSync(options.stdoutFile, 'a') : 'pipe';
+  // A run's first start of a log empties it: a reused data directory kept every earlier run's lines (gigabytes).
+  const stdout = options.stdoutFile ? openSync(options.stdoutFile, logsOfThisRun.has(options.stdoutFile) ? 'a' : 'w') : 'pipe';
+  if (options.stdoutFile) logsOfThisRun.add(options.stdoutFile);
   const child = spawn(process.execPath, [resolve(projectRoot, script)], {
     cwd: projectRoot,
     env: { ...process.env, ...env },

@@ -66,12 +66,25 @@ export interface RegistryCacheOptions {
   maxUsers?: number;
   /** Members held in the tenants' member lists, all lists together. */
   maxListedMembers?: number;
-  /** SCIM reads held, all directories together. */
-  maxDirectoryReads?: number;
+  /** What the SCIM reads held weigh, all directories together (bytes of their answers, roughly). */
+  maxDirectoryReadBytes?: number;
   /** How old an entry may be and still answer while the store cannot be read; 0: never. */
   staleIfErrorMs?: number;
   now?: () => number;
 }
+
+/** A directory's SCIM reads by query, and what they weigh together. */
+interface DirectoryReads {
+  reads: Map<string, Entry<unknown>>;
+  bytes: number;
+}
+
+/**
+ * What a SCIM read weighs: a list's answer its bytes, a user's record about a kilobyte, each with its entry and key.
+ * By bytes, not by count: a page of 200 users is ~120 KB, so a count bound let a directory's token fill the memory
+ * with distinct pages.
+ */
+const directoryReadWeight = (value: unknown) => (Buffer.isBuffer(value) ? value.length : 1_024) + 256;
 
 /**
  * A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. The
@@ -153,8 +166,8 @@ export class RegistryCache {
   readonly #memberLists: BoundedTtlMap<string, CachedMemberList>;
   readonly #directories: BoundedTtlMap<string, DirectoryRecord>;
   /** By directory id, its reads by query; the whole directory's go at its next change. */
-  readonly #directoryReads: BoundedTtlMap<string, Map<string, Entry<unknown>>>;
-  readonly #maxReadsOfDirectory: number;
+  readonly #directoryReads: BoundedTtlMap<string, DirectoryReads>;
+  readonly #maxReadBytesOfDirectory: number;
   /** The catalog as its listing answers it (the CatalogList body's JSON in UTF-8): the same for every caller. */
   #catalogDocument: Entry<Buffer> | undefined;
   /**
@@ -188,9 +201,10 @@ export class RegistryCache {
     // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 20,000 members are ~14 MB.
     this.#memberLists = new BoundedTtlMap(options.maxListedMembers ?? 20_000, (list) => (list === 'tooMany' ? 1 : Math.max(1, list.size)));
     this.#directories = new BoundedTtlMap(options.maxTenants ?? 20_000);
-    const maxReads = options.maxDirectoryReads ?? 50_000;
-    this.#directoryReads = new BoundedTtlMap(maxReads, (reads) => Math.max(1, reads.size));
-    this.#maxReadsOfDirectory = Math.max(1, Math.floor(maxReads / 4));
+    // 32 MB: ~25,000 users' reads or ~250 full pages of 200 users; one directory at most a quarter of it.
+    const maxReadBytes = options.maxDirectoryReadBytes ?? 32 * 1024 * 1024;
+    this.#directoryReads = new BoundedTtlMap(maxReadBytes, (held) => Math.max(1, held.bytes));
+    this.#maxReadBytesOfDirectory = Math.max(1, Math.floor(maxReadBytes / 4));
   }
 
   /**
@@ -282,7 +296,7 @@ export class RegistryCache {
   directoryRead<T>(directoryId: string, query: string): T | undefined {
     if (!this.active) return undefined;
     const now = this.#now();
-    const entry = this.#directoryReads.get(directoryId, now)?.get(query);
+    const entry = this.#directoryReads.get(directoryId, now)?.reads.get(query);
     return entry && entry.expiresAt > now ? (entry.value as T) : undefined;
   }
 
@@ -295,12 +309,24 @@ export class RegistryCache {
   putDirectoryRead(directoryId: string, query: string, value: unknown, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
-    const reads = this.#directoryReads.peek(directoryId)?.value ?? new Map<string, Entry<unknown>>();
-    // Set again so the size bound weighs the directory's reads as they are now.
+    const held = this.#directoryReads.peek(directoryId)?.value ?? { reads: new Map<string, Entry<unknown>>(), bytes: 0 };
+    // Out of the map while it changes (the map weighs it again when it is set back), the directory's oldest reads
+    // going first past its share.
     this.#directoryReads.delete(directoryId);
-    if (reads.size >= this.#maxReadsOfDirectory) reads.delete(reads.keys().next().value as string);
-    reads.set(query, { value, expiresAt: now + this.ttlMs, storedAt: now });
-    this.#directoryReads.set(directoryId, reads, now + this.ttlMs, now);
+    const forget = (key: string, entry: Entry<unknown>) => {
+      held.reads.delete(key);
+      held.bytes -= directoryReadWeight(entry.value);
+    };
+    const prior = held.reads.get(query);
+    if (prior) forget(query, prior);
+    const weight = directoryReadWeight(value);
+    for (const [key, entry] of held.reads) {
+      if (held.bytes + weight <= this.#maxReadBytesOfDirectory) break;
+      forget(key, entry);
+    }
+    held.reads.set(query, { value, expiresAt: now + this.ttlMs, storedAt: now });
+    held.bytes += weight;
+    this.#directoryReads.set(directoryId, held, now + this.ttlMs, now);
   }
 
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {

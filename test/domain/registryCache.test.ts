@@ -305,14 +305,29 @@ describe('RegistryCache', () => {
       expect(cache.directory('d-1')).toBeUndefined();
     });
 
-    it('holds at most maxDirectoryReads reads over all directories, a quarter of them for one directory, the oldest first', () => {
-      const cache = new RegistryCache({ ttlMs: 30_000, maxDirectoryReads: 8 });
+    it('holds reads up to maxDirectoryReadBytes over all directories, a quarter of it for one directory, the oldest first', () => {
+      // A user's read weighs 1,280: eight of them in all, two of one directory.
+      const cache = new RegistryCache({ ttlMs: 30_000, maxDirectoryReadBytes: 8 * 1_280 });
       for (let i = 0; i < 3; i += 1) cache.putDirectoryRead('d-1', `user|u-${i}`, i, cache.generation());
       expect(cache.directoryRead('d-1', 'user|u-0')).toBeUndefined();
       expect(cache.directoryRead('d-1', 'user|u-2')).toBe(2);
       for (const id of ['d-2', 'd-3', 'd-4', 'd-5']) for (let i = 0; i < 2; i += 1) cache.putDirectoryRead(id, `user|u-${i}`, i, cache.generation());
       expect(cache.directoryRead('d-1', 'user|u-2')).toBeUndefined();
       expect(cache.directoryRead('d-5', 'user|u-1')).toBe(1);
+    });
+
+    it('weighs a list by its bytes: distinct large pages of one directory push out its older reads, never past its share', () => {
+      const cache = new RegistryCache({ ttlMs: 30_000, maxDirectoryReadBytes: 4 * 1024 * 1024 });
+      const page = (n: number) => Buffer.alloc(120 * 1024, n);
+      for (let start = 0; start < 100; start += 1) cache.putDirectoryRead('d-1', `page|${start}`, page(start), cache.generation());
+      const held = Array.from({ length: 100 }, (_, start) => cache.directoryRead<Buffer>('d-1', `page|${start}`)).filter((read) => read !== undefined);
+      // A quarter of 4 MB is eight pages of 120 KB with their entries; the newest stay.
+      expect(held).toHaveLength(8);
+      expect(cache.directoryRead<Buffer>('d-1', 'page|99')?.[0]).toBe(99);
+      expect(cache.directoryRead('d-1', 'page|91')).toBeUndefined();
+      // Read again with the same query, a page replaces its old weight rather than adding to it.
+      cache.putDirectoryRead('d-1', 'page|99', page(7), cache.generation());
+      expect(cache.directoryRead<Buffer>('d-1', 'page|92')?.[0]).toBe(92);
     });
   });
 });
