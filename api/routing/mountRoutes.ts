@@ -9,6 +9,7 @@ import type { AppContext } from '../appDependencies.ts';
 import { ADMIN_SCOPE, grants, scopesOf } from '../auth/scopes.ts';
 import { readJsonBody } from '../middleware/readJsonBody.ts';
 import { jsonInputProblem, parseInput } from './parseInput.ts';
+import { queryObject } from './queryObject.ts';
 import { requestMeta } from './requestMeta.ts';
 import type { AnyRoute, RouteScope } from './routeDefinition.ts';
 
@@ -68,8 +69,9 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
  * them) from URLSearchParams, so U+0000 is the one thing jsonInputProblem could find in them, and only `%00` makes it.
  */
 function queryOf(route: AnyRoute, ctx: Context): Record<string, unknown> {
-  const raw = ctx.query;
-  const problem = ctx.querystring.includes('%00') ? jsonInputProblem(raw) : undefined;
+  const search = ctx.querystring;
+  const raw = queryObject(search);
+  const problem = search.includes('%00') ? jsonInputProblem(raw) : undefined;
   if (problem) throw invalidInput(`query: ${problem}`);
   return route.query ? parseInput(route.query, raw, 'query') : {};
 }
