@@ -36,7 +36,8 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
       throw new AppError('forbidden', `this operation needs a token with the scope ${needed} (or registry:admin)`);
     }
     const params = route.params ? parseInput(route.params, ctx.params, 'path') : {};
-    const query = route.query || ctx.querystring !== '' ? queryOf(route, ctx) : {};
+    const search = ctx.querystring;
+    const query = route.query || search !== '' ? queryOf(route, search) : {};
     let body: unknown;
     if (route.body) {
       const raw = await readJsonBody(ctx, context.settings.BODY_LIMIT_BYTES);
@@ -68,8 +69,7 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
  * The operation's query as its schema makes it ({} for one that takes none). A query's values are texts (or lists of
  * them) from URLSearchParams, so U+0000 is the one thing jsonInputProblem could find in them, and only `%00` makes it.
  */
-function queryOf(route: AnyRoute, ctx: Context): Record<string, unknown> {
-  const search = ctx.querystring;
+function queryOf(route: AnyRoute, search: string): Record<string, unknown> {
   const raw = queryObject(search);
   const problem = search.includes('%00') ? jsonInputProblem(raw) : undefined;
   if (problem) throw invalidInput(`query: ${problem}`);
