@@ -13,13 +13,13 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** The log files this run has written to. */
+const logsOfThisRun = new Set<string>();
+
 /**
  * A Node script of the project as its own process (and process group, so nothing it starts can outlive the bench).
  * Its last output is kept and shown when it exits early.
  */
-/** The log files this run has written to. */
-const logsOfThisRun = new Set<string>();
-
 export function startNode(
   script: string,
   env: NodeJS.ProcessEnv,
