@@ -22,7 +22,7 @@ export function formatMissReports(reports: MissReport[], cores: number, profiled
     `${report.name}: MISS (${report.missed.join(', ')})`,
     ...(report.cpu
       ? [
-          `  CPU ms a request: ${report.cpu.byGroup || 'under 0.005 in every process'} (together ${report.cpu.total.toFixed(2)})` +
+          `  CPU ms a request: ${report.cpu.byGroup || 'under 0.0005 in every process'} (together ${report.cpu.total.toFixed(2)})` +
             (report.targetRate
               ? `. At the target's ${Math.round(report.targetRate)}/s: ${(1000 / report.targetRate).toFixed(2)} ms for the API's one JavaScript thread, ` +
                 `${((cores * 1000) / report.targetRate).toFixed(2)} ms for every process together on the ${cores} cores`

@@ -115,8 +115,8 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   const perGroup = [...cpuBetween(before, after)].map(([group, seconds]) => [group, (seconds * 1000) / Math.max(1, requests)] as const);
   return {
     byGroup: perGroup
-      .filter(([, ms]) => ms >= 0.005)
-      .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
+      .filter(([, ms]) => ms >= 0.0005)
+      .map(([group, ms]) => `${group} ${ms.toFixed(3)}`)
       .join(', '),
     total: perGroup.reduce((sum, [, ms]) => sum + ms, 0),
   };

@@ -9,7 +9,7 @@
  *
  *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events), ~8 minutes on 2 cores
  *   npm run bench -- --quick    tiny volumes and 1 s runs: a smoke test of the whole harness (< 1 minute)
- *   --only <word>               run only the scenarios whose name contains the word (the baseline always runs)
+ *   --only <word>[|<word>…]     run only the scenarios whose name contains one of the words (the baseline always runs)
  *   --reuse                     keep the database of the previous run of this mode instead of seeding again
  *   --connections <n>           connections for the HTTP hot paths (default 64)
  *   --node-options <flags>      NODE_OPTIONS for the service process (experiments with V8 flags)
@@ -70,6 +70,9 @@ const HALF_LOAD_DURATION = quick ? 1 : 5;
 const WARMUP = quick ? 0 : 3;
 /** Distinct requests per row (keys, tenants, filter values, cursors); quick mode keeps its one-pass warm-up short. */
 const DISTINCT = quick ? 100 : 2000;
+/** A row is run when `--only` is absent or one of its `|`-separated words is in the row's name. */
+const onlyWords = args.only?.split('|').filter((word) => word !== '');
+const chosen = (name: string) => !onlyWords || onlyWords.some((word) => name.includes(word));
 /** Tenant creation runs through Temporal: longer, so the rate is a sustained one. */
 // Quick mode still runs several seconds: on a loaded machine the first provisionings take more than a second each.
 const CREATE_DURATION = quick ? 6 : 15;
@@ -206,7 +209,7 @@ async function main(): Promise<void> {
     return;
   }
   const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl);
-  const selected = scenarios.filter((s) => !args.only || s.name.includes(args.only));
+  const selected = scenarios.filter((s) => chosen(s.name));
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
   const serviceRss = new RssSampler(apiPid);
@@ -343,7 +346,7 @@ async function main(): Promise<void> {
     { name: METRICS_ON_ROW, env: { METRICS_PORT: String(await freePort()) } },
     { name: LIMITED_ROW, env: { METRICS_PORT: '0', RATE_LIMIT_PER_SECOND: '1000000000', RATE_LIMIT_VERIFY_PER_SECOND: '1000000000', RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000' } },
     ] as { name: string; env: Record<string, string> }[]
-  ).filter((variant) => !args.only || variant.name.includes(args.only));
+  ).filter((variant) => chosen(variant.name));
   const payloadKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim() : '';
   const secretKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'registry-secret-keys'), 'utf8')).trim() : '';
   const started: { name: string; api: Child; load: Omit<Parameters<typeof drive>[0], 'durationSeconds'>; rounds: Measured[] }[] = [];
@@ -408,7 +411,7 @@ async function main(): Promise<void> {
   }
   variantsDone = true;
   await Promise.all(started.map((variant) => variant.api.stop(5_000)));
-  const exportSelected = !args.only || EXPORT_ROW.includes(args.only);
+  const exportSelected = chosen(EXPORT_ROW);
   let exported: Measured | undefined;
   if (exportSelected) {
     const events = seeded.audit.maxId - seeded.audit.minId + 1;
@@ -418,7 +421,7 @@ async function main(): Promise<void> {
     log(`  ${exported.requests} events in ${(exported.seconds).toFixed(1)} s (${exported.rps.toFixed(0)}/s), API peak RSS ${(exported.rss / 2 ** 20).toFixed(0)} MB`);
   }
   let tokenIssuance: Awaited<ReturnType<typeof measureTokenIssuance>> | undefined;
-  if (args.keycloak && (!args.only || TOKEN_ROW.includes(args.only))) {
+  if (args.keycloak && chosen(TOKEN_ROW)) {
     const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
     tokenIssuance = await measureTokenIssuance({
       serviceUrl,

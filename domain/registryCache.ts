@@ -1,3 +1,4 @@
+import { keptAnswerBytes } from './keptAnswer.ts';
 import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
 import type { MembershipGrant } from './members/memberRecord.ts';
 import type { TenantMemberList } from './members/tenantMemberList.ts';
@@ -84,7 +85,7 @@ interface DirectoryReads {
  * By bytes, not by count: a page of 200 users is ~120 KB, so a count bound let a directory's token fill the memory
  * with distinct pages.
  */
-const directoryReadWeight = (value: unknown) => (Buffer.isBuffer(value) ? value.length : 1_024) + 256;
+const directoryReadWeight = (value: unknown) => (Buffer.isBuffer(value) || typeof value === 'string' ? keptAnswerBytes(value) : 1_024) + 256;
 
 /**
  * A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. The
@@ -168,8 +169,8 @@ export class RegistryCache {
   /** By directory id, its reads by query; the whole directory's go at its next change. */
   readonly #directoryReads: BoundedTtlMap<string, DirectoryReads>;
   readonly #maxReadBytesOfDirectory: number;
-  /** The catalog as its listing answers it (the CatalogList body's JSON in UTF-8): the same for every caller. */
-  #catalogDocument: Entry<Buffer> | undefined;
+  /** The catalog as its listing answers it (the CatalogList body's JSON, text or bytes): the same for every caller. */
+  #catalogDocument: Entry<string | Buffer> | undefined;
   /**
    * tenant id → the read of its whole member list running now, and the generation it started at: requests that come
    * while no invalidation happened since share it instead of reading the list again (domain/members/listMembers.ts).
@@ -261,7 +262,7 @@ export class RegistryCache {
   }
 
   /** The catalog as its listing answers it. */
-  catalogDocument(): Buffer | undefined {
+  catalogDocument(): string | Buffer | undefined {
     if (!this.active) return undefined;
     const entry = this.#catalogDocument;
     return entry && entry.expiresAt > this.#now() ? entry.value : undefined;
@@ -356,7 +357,7 @@ export class RegistryCache {
     this.#entitlementDocuments.set(tenantId, json, now + this.ttlMs, now);
   }
 
-  putCatalogDocument(json: Buffer, loadedAtGeneration: number): void {
+  putCatalogDocument(json: string | Buffer, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
     this.#catalogDocument = { value: json, expiresAt: now + this.ttlMs, storedAt: now };

@@ -5,6 +5,7 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
+import { keptAnswer } from '../keptAnswer.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
 import { readOfDirectory } from './directoryReads.ts';
 import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
@@ -28,18 +29,18 @@ const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUs
 const notFoundUser = () => new ScimError(404, 'no such User in this directory');
 
 /**
- * A list of the directory's users as JSON, in UTF-8: the whole answer is what the cache keeps, so a repeated read (an
- * identity provider's look-up by userName before each change) is one lookup and one write of the kept bytes (a page
- * kept as text was measured and encoded again on every answer: a 50-user page is ~30 KB).
+ * A list of the directory's users as JSON: the whole answer is what the cache keeps, so a repeated read (an identity
+ * provider's look-up by userName before each change) is one lookup and one write of the kept answer (a 50-user page
+ * is ~30 KB, kept as bytes; a look-up's ~800 characters as text: keptAnswer).
  */
-export async function listScimUsersJson(context: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string): Promise<Buffer> {
+export async function listScimUsersJson(context: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string): Promise<string | Buffer> {
   const filter = scimEqFilter(request.filter, ['userName', 'externalId'] as const);
   // userName is unique case-insensitively: its reads share one entry whatever the case asked.
   const value = filter?.attribute === 'userName' ? filter.value.toLowerCase() : (filter?.value ?? '');
   const query = `page|${filter?.attribute ?? ''}|${value}|${request.startIndex}|${request.count}|${request.attributes?.join(',') ?? ''}|${request.excludedAttributes?.join(',') ?? ''}`;
   return readOfDirectory(context, directory.id, query, async () => {
     const { total, users } = await context.stores.directoryUsers.page(directory.id, filter, request.startIndex, request.count);
-    return Buffer.from(JSON.stringify(listResponse(users.map((u) => selectScimAttributes(toScimUser(u, base), SCIM_USER_SCHEMA, request)), request.startIndex, total)));
+    return keptAnswer(JSON.stringify(listResponse(users.map((u) => selectScimAttributes(toScimUser(u, base), SCIM_USER_SCHEMA, request)), request.startIndex, total)));
   });
 }
 

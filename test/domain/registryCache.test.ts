@@ -329,5 +329,16 @@ describe('RegistryCache', () => {
       cache.putDirectoryRead('d-1', 'page|99', page(7), cache.generation());
       expect(cache.directoryRead<Buffer>('d-1', 'page|92')?.[0]).toBe(92);
     });
+
+    it('weighs an answer kept as text by its UTF-8 bytes, as it would weigh as bytes', () => {
+      // A quarter of 40 KB is 10 KB: four answers of 2,000 bytes with their entries (2,256 each), whatever their form.
+      for (const kept of [(n: number) => 'é'.repeat(1_000) + n, (n: number) => Buffer.from('é'.repeat(1_000) + n)]) {
+        const cache = new RegistryCache({ ttlMs: 30_000, maxDirectoryReadBytes: 40 * 1024 });
+        for (let i = 0; i < 6; i += 1) cache.putDirectoryRead('d-1', `page|${i}`, kept(i), cache.generation());
+        const held = Array.from({ length: 6 }, (_, i) => cache.directoryRead('d-1', `page|${i}`)).filter((read) => read !== undefined);
+        expect(held).toHaveLength(4);
+        expect(cache.directoryRead('d-1', 'page|1')).toBeUndefined();
+      }
+    });
   });
 });
