@@ -272,15 +272,24 @@ export function createTenantActorActivities(deps: {
 
   /**
    * The invitation of the tenant's first IT_ADMIN (planProvisioningInvitation): made with its pending member, or the
-   * pending one reused; `again` (an operator's resend) gives it a new link. Undefined when the administrator is a
-   * member already, whose invite then opens no invitation.
+   * pending one reused; `again` (an operator's resend) gives it a new link. No link when the administrator is a
+   * member already, whose invite then opens no invitation. `memberSync`: the outbox row of the member's sync, when
+   * the member was written.
    */
-  async function provisioningInvitation(tenantId: string, admin: DirectoryUser, again: boolean, asOf: number): Promise<{ invitationId: string; nonce: string } | undefined> {
+  async function provisioningInvitation(
+    tenantId: string,
+    admin: DirectoryUser,
+    again: boolean,
+    asOf: number,
+  ): Promise<{ link?: { invitationId: string; nonce: string }; memberSync?: number }> {
     const invitations = stores.invitations;
     if (!invitations) throw new Error('the invitations store is not configured in this worker');
     const target = { by: 'email', tenantId, email: admin.email.trim().toLowerCase() } as const;
     const written = await invitations.change(target, SYSTEM_ACTOR, [TENANT_ADMIN_ROLE], planProvisioningInvitation(randomUUID(), admin, again, new Date(asOf)));
-    return written && !('none' in written.result) ? written.result : undefined;
+    return {
+      ...(written && !('none' in written.result) ? { link: written.result } : {}),
+      ...(written?.memberSync ? { memberSync: written.memberSync.id } : {}),
+    };
   }
 
   const ensureOrganization = (tenant: TenantRef) => providerStep('organization', () => asActivityFailure(() => idp.ensureOrganization(tenant)));
@@ -331,7 +340,7 @@ export function createTenantActorActivities(deps: {
     async resendAdminInvite(tenantId: string, userId: string, asOf: number): Promise<{ inviteUrl?: string; alreadySent?: true }> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
       const email = tenant?.adminEmail;
-      const link = email ? await provisioningInvitation(tenantId, { userId, email, name: tenant.adminName ?? '' }, true, asOf) : undefined;
+      const link = email ? (await provisioningInvitation(tenantId, { userId, email, name: tenant.adminName ?? '' }, true, asOf)).link : undefined;
       return sendInvite(userId, tenantId, undefined, link ? { ...link, sendEmail: true } : undefined);
     },
     /** The tenant's claims pushed outside provisioning (a change of status, plan or products; the timeline). */
@@ -359,8 +368,9 @@ export function createTenantActorActivities(deps: {
           // The administrator's invitation and its pending member (role IT_ADMIN) before the claims push below,
           // which then carries its roles.
           const admin = { userId: progress.userId, email: request.adminEmail, name: request.adminName ?? '' };
-          const link = await provisioningInvitation(request.tenantId, admin, false, request.asOf ?? Date.now());
+          const { link, memberSync } = await provisioningInvitation(request.tenantId, admin, false, request.asOf ?? Date.now());
           if (link) progress.invitation = link;
+          if (memberSync !== undefined) progress.memberSync = memberSync;
           await ensureMembership(progress.organizationId, progress.userId);
           progress.member = true;
         }
@@ -370,6 +380,9 @@ export function createTenantActorActivities(deps: {
           progress.invited = inviteUrl ? { inviteUrl } : {};
         }
         await pushClaims(request.tenantId);
+        // The push synced every member as the store has it now, the administrator's pending one too: the outbox's
+        // copy of that member's sync is done (else the relay wakes the actor minutes later to sync it again).
+        if (progress.memberSync !== undefined) await stores.outbox?.markDelivered([progress.memberSync]);
         return progress;
       } catch (error) {
         // Typed as Temporal would type the failure of a step run as its own activity.

@@ -67,6 +67,8 @@ export interface ProviderStepsDone {
   invitation?: { invitationId: string; nonce: string };
   /** The invite went out (or had gone out in this run before: no link then). */
   invited?: { inviteUrl?: string };
+  /** The outbox row of the administrator member's sync, queued with the member: done by the run's claims push. */
+  memberSync?: number;
 }
 
 /**

@@ -131,6 +131,7 @@ describe('the runProviderSteps activity', () => {
       member: true,
       invitation: { invitationId: expect.any(String), nonce: expect.any(String) },
       invited: { inviteUrl: expect.stringMatching(/action-token\?key=/) },
+      memberSync: expect.any(Number),
     });
     expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);
   });
@@ -165,6 +166,21 @@ describe('the runProviderSteps activity', () => {
     expect(first.done.invited?.inviteUrl).toMatch(/action-token\?key=/);
     expect(await steps.run(first.done)).toEqual(first.done);
     expect(await capturedEmails(service.orm, steps.email)).toHaveLength(1);
+  });
+
+  it("leaves the relay no sync of the administrator member once the claims push synced it, and keeps it while the push has not", async () => {
+    const steps = await providerSteps('member-sync-done');
+    const memberSyncs = () =>
+      service.orm.em.fork().execute<{ delivered: boolean }[]>(
+        "select delivered_at is not null as delivered from tenant_actor_outbox where tenant_id = (select id from tenants where slug = ?) and command = 'syncMember'",
+        [steps.slug],
+      );
+    await injectFault(service.orm, { kind: 'unavailable', step: 'push_claims', tenantSlug: steps.slug, times: 1 });
+    const [first] = (await stopped(steps.run())).details;
+    expect(first.done.memberSync).toEqual(expect.any(Number));
+    expect(await memberSyncs()).toEqual([{ delivered: false }]);
+    await steps.run(first.done);
+    expect(await memberSyncs()).toEqual([{ delivered: true }]);
   });
 });
 

@@ -68,3 +68,45 @@ describe('the outbox relay', () => {
     expect(appended).toHaveLength(1);
   });
 });
+
+/** An outbox of `count` due hand-offs, each leased once; `deliver` answers each delivery. */
+function backlog(count: number, deliver: () => Promise<void>, intervalMs: number) {
+  const due: OutboxEntry[] = Array.from({ length: count }, (_, i) => ({ id: i + 1, tenantId: '00000000-0000-4000-8000-000000000008', command: { kind: 'provision' }, attempts: 0 }));
+  const delivered: number[] = [];
+  let leases = 0;
+  const outbox: ActorOutbox = {
+    async leaseDue(limit) {
+      leases += 1;
+      return due.splice(0, limit);
+    },
+    async recordDeliveryError() {
+      return { deadLettered: false };
+    },
+    async markDelivered(ids) {
+      delivered.push(...ids);
+    },
+    async backlog() {
+      return { pending: due.length, oldestSeconds: 0, deadLettered: 0 };
+    },
+  };
+  const relay = startOutboxRelay({ outbox, dispatcher: { deliver }, handOffTimeoutMs: 300, log: createLogger('silent', 'relay'), intervalMs });
+  return { relay, delivered, leases: () => leases };
+}
+
+describe('the outbox relay under a backlog', () => {
+  it('runs full passes back to back within one tick: 35 hand-offs are delivered at the first tick, not over four', async () => {
+    const { relay, delivered, leases } = backlog(35, async () => {}, 2_000);
+    await eventually(async () => delivered.length === 35, 3_500, 'the whole backlog delivered');
+    await relay.stop();
+    expect(leases()).toBe(4);
+  });
+
+  it('stops a tick at a pass that could not deliver everything: a refusing Temporal gets one pass an interval', async () => {
+    const { relay, delivered, leases } = backlog(35, async () => Promise.reject(new Error('Temporal unreachable')), 3_000);
+    await eventually(async () => leases() >= 1, 6_000, 'a first pass');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await relay.stop();
+    expect(leases()).toBe(1);
+    expect(delivered).toHaveLength(0);
+  });
+});
