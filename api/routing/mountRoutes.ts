@@ -163,18 +163,20 @@ export function routeMatcher(routes: AnyRoute[], context: AppContext): Middlewar
   };
 }
 
-/** The template's parameters in `parts`, decoded, or undefined when a literal differs or a parameter is empty. */
+/**
+ * The template's parameters in `parts`, decoded, or undefined when a literal differs or a parameter is empty. Every
+ * segment is compared before any is decoded: templates tried before the one that fits (a SCIM list after the
+ * endpoint's discovery paths) cost no decoding and no object.
+ */
 function paramsOf(segments: TemplateSegment[], parts: string[]): Record<string, string> | undefined {
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i]!;
+    if ('literal' in segment ? parts[i] !== segment.literal : parts[i] === '') return undefined;
+  }
   let params: Record<string, string> | undefined;
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i]!;
-    const part = parts[i]!;
-    if ('literal' in segment) {
-      if (part !== segment.literal) return undefined;
-    } else {
-      if (part === '') return undefined;
-      (params ??= {})[segment.param] = decodedParam(part);
-    }
+    if ('param' in segment) (params ??= {})[segment.param] = decodedParam(parts[i]!);
   }
   return params;
 }
