@@ -33,8 +33,10 @@ export function startOutboxRelay(deps: {
 }): { stop(): Promise<void> } {
   const maxAttempts = deps.maxAttempts ?? 20;
   const leaseSeconds = Math.ceil((PASS_SIZE * deps.handOffTimeoutMs) / 1000) + 5;
+  // Set by stop(): a tick draining a backlog ends after its current pass, so shutting down waits for one pass at most.
+  let stopping = false;
   async function sweep(): Promise<void> {
-    for (let pass = 0; pass < PASSES_PER_TICK; pass += 1) {
+    for (let pass = 0; pass < PASSES_PER_TICK && !stopping; pass += 1) {
       const { leased, delivered } = await onePass();
       if (leased < PASS_SIZE || delivered < leased) return;
     }
@@ -73,5 +75,11 @@ export function startOutboxRelay(deps: {
     return { leased: due.length, delivered: delivered.length };
   }
 
-  return runPeriodically(deps.intervalMs, sweep, (error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'));
+  const ticks = runPeriodically(deps.intervalMs, sweep, (error) => deps.log.warn({ err: error }, 'outbox relay sweep failed'));
+  return {
+    async stop() {
+      stopping = true;
+      await ticks.stop();
+    },
+  };
 }

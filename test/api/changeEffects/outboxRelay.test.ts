@@ -101,6 +101,17 @@ describe('the outbox relay under a backlog', () => {
     expect(leases()).toBe(4);
   });
 
+  it('ends a draining tick after its current pass when stopped: shutting down waits for one pass, not the backlog', async () => {
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
+    const { relay, delivered, leases } = backlog(35, slow, 500);
+    await eventually(async () => leases() >= 1, 3_000, 'a first pass');
+    const stopping = performance.now();
+    await relay.stop();
+    expect(performance.now() - stopping).toBeLessThan(2_000);
+    expect(leases()).toBe(1);
+    expect(delivered).toHaveLength(10);
+  });
+
   it('stops a tick at a pass that could not deliver everything: a refusing Temporal gets one pass an interval', async () => {
     const { relay, delivered, leases } = backlog(35, async () => Promise.reject(new Error('Temporal unreachable')), 3_000);
     await eventually(async () => leases() >= 1, 6_000, 'a first pass');
