@@ -35,7 +35,8 @@ const memberOf = async (tenantId: string, email: string) => (await sql('select u
 const providerUser = async (email: string) => (await sql('select id, enabled from idp_sim_users where email = ?', [email]))[0];
 const auditOf = async (tenantId: string, action: string) =>
   (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&action=${action}`)).body.items as { target_id: string; metadata: Record<string, unknown> }[];
-const actorState = (tenantId: string) => stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).query(actorStateQuery);
+const actorHandle = (tenantId: string) => stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId));
+const actorState = (tenantId: string) => actorHandle(tenantId).query(actorStateQuery);
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 /** A tenant with a directory and one active SCIM user, its member and provider user made. */
@@ -52,6 +53,8 @@ async function activeDirectoryUser() {
   expect(created.status).toBe(201);
   await eventually(async () => (await memberOf(tenant.id, email))?.status === 'active', 10_000, 'the member');
   await eventually(async () => (await providerUser(email))?.enabled === true, 10_000, 'the provider user');
+  // Both are written before the creation's sync makes its last provider call: a refusal set earlier would be its.
+  await eventually(async () => ((await actorHandle(tenant.id).describe()).raw.pendingActivities?.length ?? 0) === 0, 10_000, "the creation's sync done");
   return { tenant, email, scimUserId: created.body.id as string, userId: (await providerUser(email))!.id as string, scim };
 }
 
