@@ -6,6 +6,7 @@ import { startChangeListener } from '../../store/changeListener.ts';
 import { openOrm } from '../../store/orm.ts';
 import { eventually } from '../support/eventually.ts';
 import { insertMember } from '../support/memberRows.ts';
+import { notificationsSettled } from '../support/notificationsSettled.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 
 const key = { id: 'k', tenantId: 't', product: null, scopes: [], keyHash: Buffer.alloc(32), revoked: false, expiresAt: null, lastUsedAt: 0 };
@@ -80,19 +81,13 @@ describe('the cache change listener', () => {
         for (const id of [tenantId, otherTenant]) cache.putMemberList(id, new TenantMemberList([]), cache.generation());
         cache.putApiKey('trk_c', key, cache.generation());
       };
-      /** Every notification committed before this one has reached the cache: they arrive in commit order. */
-      const settled = async () => {
-        cache.putApiKey('trk_barrier', key, cache.generation());
-        await orm.em.fork().execute(`select pg_notify('registry_changes', 'k:trk_barrier')`);
-        await eventually(async () => cache.apiKey('trk_barrier') === undefined, 5_000, 'the notifications before the barrier');
-      };
       /**
        * Makes the change until what it must keep survives it. Other test files share the database, and a role changed
        * there forgets every member's grants and list meanwhile: a try that lost the sentinel too is made again.
        */
       const forgetsOnly = async (change: string, forgotten: () => boolean, kept: () => boolean, what: string) => {
         for (let attempt = 1; attempt <= 3; attempt += 1) {
-          await settled();
+          await notificationsSettled(orm, cache);
           fill();
           await orm.em.fork().execute(change, [tenantId]);
           await eventually(async () => forgotten(), 5_000, what);
@@ -114,7 +109,7 @@ describe('the cache change listener', () => {
         "a change of a member's roles: that tenant's list",
       );
 
-      await settled();
+      await notificationsSettled(orm, cache);
       fill();
       await orm.em.fork().execute(`update roles set name = name where slug = 'MEMBER' and tenant_id is null`);
       await eventually(async () => cache.memberGrants('listener-other') === undefined, 5_000, "every user's grants forgotten");
