@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../platform/logger.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
+import { parseApiKey } from '../../domain/apiKeyFormat.ts';
 import { startChangeListener, type ChangeListener } from '../../store/changeListener.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { eventually } from '../support/eventually.ts';
@@ -74,7 +75,7 @@ describe('PostgreSQL unreachable', () => {
         expect((await service.request('POST', '/v1/internal/api-keys/verify', { key: key.plaintext })).body).toMatchObject({ code: 'VALID' });
         expect((await service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id })).status).toBe(200);
       },
-      () => cache.staleApiKey(key.prefix) !== undefined && cache.staleTenant({ by: 'id', id: tenant.id }) !== undefined,
+      () => cache.staleApiKey(parseApiKey(key.plaintext)!.prefix) !== undefined && cache.staleTenant({ by: 'id', id: tenant.id }) !== undefined,
     );
     const requests: [string, string, unknown?][] = [
       ['GET', '/v1/tenants'],
