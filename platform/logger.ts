@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { TurnBatchedLines } from './turnBatchedLines.ts';
 
-/** Where each logger made here writes, so the access logger can share it (one file descriptor, one write queue). */
+/** Where each logger made here has its access lines written: its own destination (one file descriptor, one write queue). */
 const destinations = new WeakMap<Logger, DestinationStream>();
 const accessLoggers = new WeakMap<Logger, Logger>();
 
@@ -10,7 +11,15 @@ const accessLoggers = new WeakMap<Logger, Logger>();
  * busy API (one access line per request at info) makes a write per batch instead of a write per line. pino flushes
  * what is queued when the process exits.
  */
-export function createLogger(level: string, name: string, destination: DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  if (destination) return loggerWritingTo(level, name, destination, destination);
+  // On the process's stdout the access lines of a turn reach it together (platform/turnBatchedLines.ts); a given
+  // destination (a test's file) gets them line by line, as written.
+  const stdout = pino.destination({ dest: 1, sync: false });
+  return loggerWritingTo(level, name, stdout, new TurnBatchedLines(stdout));
+}
+
+function loggerWritingTo(level: string, name: string, destination: DestinationStream, accessDestination: DestinationStream): Logger {
   const log = pino(
     {
       name,
@@ -22,7 +31,7 @@ export function createLogger(level: string, name: string, destination: Destinati
     },
     destination,
   );
-  destinations.set(log, destination);
+  destinations.set(log, accessDestination);
   return log;
 }
 
