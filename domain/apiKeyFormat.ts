@@ -1,4 +1,5 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { digestEquals, sha256Digest } from './sha256Digest.ts';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -42,10 +43,8 @@ export function parseApiKey(candidate: string): ParsedApiKey | null {
   return { prefix: `${API_KEY_TAG}_${match[1]}`, plaintext: candidate };
 }
 
-/** One-shot SHA-256 (crypto.hash): a third cheaper than a createHash object, and verify hashes on every call. */
+/** The key's SHA-256 as stored (one-shot crypto.hash: a third cheaper than a createHash object). */
 export const hashApiKey = (plaintext: string): Buffer => hash('sha256', plaintext, 'buffer');
 
-export function hashMatches(plaintext: string, storedHash: Buffer): boolean {
-  const actual = hashApiKey(plaintext);
-  return actual.length === storedHash.length && timingSafeEqual(actual, storedHash);
-}
+/** Whether the plaintext is the key whose hash is stored (verify's check, on every call: no Buffer made). */
+export const hashMatches = (plaintext: string, storedHash: Buffer): boolean => digestEquals(sha256Digest(plaintext), storedHash);

@@ -1,4 +1,5 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { digestEquals, sha256Digest } from '../sha256Digest.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 
 /** A directory's bearer token: a recognisable prefix and 32 random bytes; only its SHA-256 is kept. */
@@ -14,8 +15,8 @@ export const ROTATION_GRACE_MS = 24 * 60 * 60_000;
 
 /** Whether `token` is the directory's current token, or its previous one within the grace, compared in constant time. */
 export function tokenOpens(directory: Pick<DirectoryRecord, 'tokenHash' | 'previousTokenHash' | 'previousTokenExpiresAt'>, token: string, now: Date): boolean {
-  const presented = directoryTokenHash(token);
-  if (timingSafeEqual(presented, directory.tokenHash)) return true;
+  const presented = sha256Digest(token);
+  if (digestEquals(presented, directory.tokenHash)) return true;
   const previous = directory.previousTokenHash;
-  return previous !== null && directory.previousTokenExpiresAt !== null && directory.previousTokenExpiresAt > now && timingSafeEqual(presented, previous);
+  return previous !== null && directory.previousTokenExpiresAt !== null && directory.previousTokenExpiresAt > now && digestEquals(presented, previous);
 }
