@@ -28,7 +28,7 @@ export class TurnBatchedLines implements DestinationStream {
       this.#scheduled = true;
       gathering.add(this);
       watchExit();
-      setImmediate(this.#handOver);
+      setImmediate(this.#handOverAtTurnEnd);
     }
   }
 
@@ -43,14 +43,23 @@ export class TurnBatchedLines implements DestinationStream {
     this.#target.flushSync();
   }
 
-  readonly #handOver = (): void => {
+  readonly #handOverAtTurnEnd = (): void => {
+    try {
+      this.#handOver();
+    } catch (error) {
+      // A destination that takes no more lines (sonic-boom once destroyed) must not end the process from a callback.
+      process.stderr.write(`access lines dropped: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  };
+
+  #handOver(): void {
     this.#scheduled = false;
     gathering.delete(this);
     if (this.#lines.length === 0) return;
     const text = this.#lines.length === 1 ? this.#lines[0]! : this.#lines.join('');
     this.#lines = [];
     this.#target.write(text);
-  };
+  }
 }
 
 /** The batches holding lines not yet handed over: one exit listener for all of them, none kept once handed over. */

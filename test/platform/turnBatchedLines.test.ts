@@ -45,6 +45,26 @@ describe('TurnBatchedLines', () => {
     expect(calls).toEqual(['write a\n', 'flush', 'write b\n', 'flushSync']);
   });
 
+  it('a destination that refuses lines at the end of a turn costs those lines, not the process, and the next turn is handed over again', async () => {
+    const handed: string[] = [];
+    let refusing = true;
+    const target: LineTarget = {
+      write: (text: string) => {
+        if (refusing) throw new Error('SonicBoom destroyed');
+        handed.push(text);
+      },
+      flush: (cb) => cb?.(),
+      flushSync: () => undefined,
+    };
+    const batch = new TurnBatchedLines(target);
+    batch.write('lost\n');
+    await nextTurn();
+    refusing = false;
+    batch.write('kept\n');
+    await nextTurn();
+    expect(handed).toEqual(['kept\n']);
+  });
+
   it.each([
     ['the process exits in the same turn', 'process.exit(3)', 3],
     ['an uncaught error ends the process', "throw new Error('boom')", 1],
