@@ -1,4 +1,6 @@
-import { keptAnswerBytes } from './keptAnswer.ts';
+import { BoundedTtlMap, type Entry } from './boundedTtlMap.ts';
+import { ScopedReads } from './scopedReads.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from './keptListing.ts';
 import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
 import type { MembershipGrant } from './members/memberRecord.ts';
 import type { TenantMemberList } from './members/tenantMemberList.ts';
@@ -8,8 +10,9 @@ import type { DirectoryRecord } from './directories/directoryRecord.ts';
  * In-process cache of what the two hottest read paths need: API keys by prefix (verify), tenants with their
  * entitlements (verify's tenant status, claims) and users' membership grants (claims with a user id); of the
  * members listing: each tenant's members, whose pages are computed in memory; and of the SCIM endpoint: each
- * directory's record (its token hashes) and its users' reads answered lately, by their query. It holds no state another replica
- * needs; it only saves reads.
+ * directory's record (its token hashes) and its users' reads answered lately, by their query; of the tenants' listing
+ * and each tenant's API keys and invitations: their pages answered lately (issue 40). It holds no state another
+ * replica needs; it only saves reads.
  *
  * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
  * - on the replica that made the change: not at all — the route invalidates after its transaction committed;
@@ -49,12 +52,6 @@ export interface TenantDocument {
 /** A tenant's members as the listing reads them, or that the tenant has too many to hold (its pages come from the store). */
 export type CachedMemberList = TenantMemberList | 'tooMany';
 
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
-  storedAt: number;
-}
-
 export interface RegistryCacheOptions {
   /** 0 disables the cache. */
   ttlMs: number;
@@ -69,78 +66,11 @@ export interface RegistryCacheOptions {
   maxListedMembers?: number;
   /** What the SCIM reads held weigh, all directories together (bytes of their answers, roughly). */
   maxDirectoryReadBytes?: number;
+  /** What the listings' pages held weigh, all listings together (bytes of their answers). */
+  maxListingBytes?: number;
   /** How old an entry may be and still answer while the store cannot be read; 0: never. */
   staleIfErrorMs?: number;
   now?: () => number;
-}
-
-/** A directory's SCIM reads by query, and what they weigh together. */
-interface DirectoryReads {
-  reads: Map<string, Entry<unknown>>;
-  bytes: number;
-}
-
-/**
- * What a SCIM read weighs: a list's answer its bytes, a user's record about a kilobyte, each with its entry and key.
- * By bytes, not by count: a page of 200 users is ~120 KB, so a count bound let a directory's token fill the memory
- * with distinct pages.
- */
-const directoryReadWeight = (value: unknown) => (Buffer.isBuffer(value) || typeof value === 'string' ? keptAnswerBytes(value) : 1_024) + 256;
-
-/**
- * A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. The
- * bound is on the entries' weights (one each unless `weigh` says otherwise).
- */
-class BoundedTtlMap<K, V> {
-  readonly #entries = new Map<K, Entry<V>>();
-  readonly #max: number;
-  readonly #weigh: (value: V) => number;
-  #weight = 0;
-
-  constructor(max: number, weigh: (value: V) => number = () => 1) {
-    this.#max = max;
-    this.#weigh = weigh;
-  }
-
-  /** The entry and when it was stored, expired or not, without removing it. */
-  peek(key: K): Entry<V> | undefined {
-    return this.#entries.get(key);
-  }
-
-  get(key: K, now: number): V | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.delete(key);
-      return undefined;
-    }
-    return entry.value;
-  }
-
-  set(key: K, value: V, expiresAt: number, storedAt: number): void {
-    this.delete(key);
-    const weight = this.#weigh(value);
-    if (weight > this.#max) return;
-    while (this.#entries.size > 0 && this.#weight + weight > this.#max) this.delete(this.#entries.keys().next().value as K);
-    this.#entries.set(key, { value, expiresAt, storedAt });
-    this.#weight += weight;
-  }
-
-  delete(key: K): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#entries.delete(key);
-    this.#weight -= this.#weigh(entry.value);
-  }
-
-  clear(): void {
-    this.#entries.clear();
-    this.#weight = 0;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
 }
 
 export class RegistryCache {
@@ -167,8 +97,12 @@ export class RegistryCache {
   readonly #memberLists: BoundedTtlMap<string, CachedMemberList>;
   readonly #directories: BoundedTtlMap<string, DirectoryRecord>;
   /** By directory id, its reads by query; the whole directory's go at its next change. */
-  readonly #directoryReads: BoundedTtlMap<string, DirectoryReads>;
-  readonly #maxReadBytesOfDirectory: number;
+  readonly #directoryReads: ScopedReads;
+  /**
+   * Listings' pages as they answer them (domain/keptListing.ts), by listing (the tenants', a tenant's API keys or
+   * invitations) and query; a listing's go whole at any change of what it lists.
+   */
+  readonly #listings: ScopedReads;
   /** The catalog as its listing answers it (the CatalogList body's JSON, text or bytes): the same for every caller. */
   #catalogDocument: Entry<string | Buffer> | undefined;
   /**
@@ -204,8 +138,11 @@ export class RegistryCache {
     this.#directories = new BoundedTtlMap(options.maxTenants ?? 20_000);
     // 32 MB: ~25,000 users' reads or ~250 full pages of 200 users; one directory at most a quarter of it.
     const maxReadBytes = options.maxDirectoryReadBytes ?? 32 * 1024 * 1024;
-    this.#directoryReads = new BoundedTtlMap(maxReadBytes, (held) => Math.max(1, held.bytes));
-    this.#maxReadBytesOfDirectory = Math.max(1, Math.floor(maxReadBytes / 4));
+    this.#directoryReads = new ScopedReads(maxReadBytes, Math.floor(maxReadBytes / 4));
+    // 16 MB: ~2,500 pages of ten tenants, or 1,000 tenants' API keys and 500 first pages of invitations together; one
+    // listing at most half of it (the tenants' listing is one, whatever its filters).
+    const maxListingBytes = options.maxListingBytes ?? 16 * 1024 * 1024;
+    this.#listings = new ScopedReads(maxListingBytes, Math.floor(maxListingBytes / 2));
   }
 
   /**
@@ -295,10 +232,12 @@ export class RegistryCache {
 
   /** A read of the directory's users answered lately for `query` (its kind and parameters), still fresh. */
   directoryRead<T>(directoryId: string, query: string): T | undefined {
-    if (!this.active) return undefined;
-    const now = this.#now();
-    const entry = this.#directoryReads.get(directoryId, now)?.reads.get(query);
-    return entry && entry.expiresAt > now ? (entry.value as T) : undefined;
+    return this.active ? (this.#directoryReads.get(directoryId, query, this.#now()) as T | undefined) : undefined;
+  }
+
+  /** A page of `listing` answered lately for `query` (its filters, cursor and limit), still fresh. */
+  listing(listing: string, query: string): string | undefined {
+    return this.active ? (this.#listings.get(listing, query, this.#now()) as string | undefined) : undefined;
   }
 
   putDirectory(directory: DirectoryRecord, loadedAtGeneration: number): void {
@@ -310,24 +249,13 @@ export class RegistryCache {
   putDirectoryRead(directoryId: string, query: string, value: unknown, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
-    const held = this.#directoryReads.peek(directoryId)?.value ?? { reads: new Map<string, Entry<unknown>>(), bytes: 0 };
-    // Out of the map while it changes (the map weighs it again when it is set back), the directory's oldest reads
-    // going first past its share.
-    this.#directoryReads.delete(directoryId);
-    const forget = (key: string, entry: Entry<unknown>) => {
-      held.reads.delete(key);
-      held.bytes -= directoryReadWeight(entry.value);
-    };
-    const prior = held.reads.get(query);
-    if (prior) forget(query, prior);
-    const weight = directoryReadWeight(value);
-    for (const [key, entry] of held.reads) {
-      if (held.bytes + weight <= this.#maxReadBytesOfDirectory) break;
-      forget(key, entry);
-    }
-    held.reads.set(query, { value, expiresAt: now + this.ttlMs, storedAt: now });
-    held.bytes += weight;
-    this.#directoryReads.set(directoryId, held, now + this.ttlMs, now);
+    this.#directoryReads.set(directoryId, query, value, now + this.ttlMs, now);
+  }
+
+  putListing(listing: string, query: string, answer: string, loadedAtGeneration: number): void {
+    if (!this.active || loadedAtGeneration !== this.#generation) return;
+    const now = this.#now();
+    this.#listings.set(listing, query, answer, now + this.ttlMs, now);
   }
 
   putApiKey(prefix: string, key: CachedApiKey, loadedAtGeneration: number): void {
@@ -383,7 +311,8 @@ export class RegistryCache {
 
   /**
    * The tenant's status, plan or entitlements changed, or it went. Keys only hold the tenant id, so they stay; its
-   * member list goes too, since a tenant deleted without members notifies no member change.
+   * member list goes too, since a tenant deleted without members notifies no member change, and so do the tenants'
+   * listing (the tenant may move in or out of a filter) and its own listings (a tenant gone answers 404).
    */
   invalidateTenant(id: string): void {
     this.#generation += 1;
@@ -391,6 +320,15 @@ export class RegistryCache {
     this.#documents.delete(id);
     this.#entitlementDocuments.delete(id);
     this.#memberLists.delete(id);
+    this.#listings.forget(TENANT_LISTING);
+    this.#listings.forget(apiKeyListing(id));
+    this.#listings.forget(invitationListing(id));
+  }
+
+  /** What a listing lists changed (a tenant made; a tenant's API key or invitation made, changed or gone). */
+  invalidateListing(listing: string): void {
+    this.#generation += 1;
+    this.#listings.forget(listing);
   }
 
   /** One of the user's memberships changed (its status, its roles; added or removed). */
@@ -409,7 +347,7 @@ export class RegistryCache {
   invalidateDirectory(id: string): void {
     this.#generation += 1;
     this.#directories.delete(id);
-    this.#directoryReads.delete(id);
+    this.#directoryReads.forget(id);
   }
 
   /** A product of the catalog was added, changed or removed (a migration's or an operator's statement). */
@@ -438,6 +376,7 @@ export class RegistryCache {
     this.#memberLists.clear();
     this.#directories.clear();
     this.#directoryReads.clear();
+    this.#listings.clear();
     this.#catalogDocument = undefined;
   }
 

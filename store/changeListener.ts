@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../platform/logger.ts';
 import type { RegistryCache } from '../domain/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../domain/keptListing.ts';
 
 /** The channel the tables' triggers notify on (store/migrations/Migration20261122000005ChangeNotifications.ts). */
 export const CHANGE_CHANNEL = 'registry_changes';
@@ -51,6 +52,9 @@ export function startChangeListener(options: {
     else if (payload === 'r:') cache.invalidateAllMembers();
     else if (payload?.startsWith('d:')) cache.invalidateDirectory(payload.slice(2));
     else if (payload === 'c:') cache.invalidateCatalog();
+    else if (payload === 'l:') cache.invalidateListing(TENANT_LISTING);
+    else if (payload?.startsWith('a:')) cache.invalidateListing(apiKeyListing(payload.slice(2)));
+    else if (payload?.startsWith('i:')) cache.invalidateListing(invitationListing(payload.slice(2)));
     // Anything else (a payload of a newer version of the triggers): forget everything rather than guess.
     else cache.clear();
   };

@@ -38,6 +38,7 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     for (const tenantId of change.staleMemberLists ?? []) this.#deps.cache.invalidateMemberList(tenantId);
     if (change.staleAllMembers) this.#deps.cache.invalidateAllMembers();
     for (const directoryId of change.staleDirectories ?? []) this.#deps.cache.invalidateDirectory(directoryId);
+    for (const listing of change.staleListings ?? []) this.#deps.cache.invalidateListing(listing);
     for (const handOff of change.handOffs ?? []) {
       this.deliver(handOff)
         .then(() => this.#deps.outbox.markDelivered([handOff.id]))

@@ -4,7 +4,8 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { ApiKeyCreate } from '../schemas/apiKey.ts';
 import { generateApiKey } from '../apiKeyFormat.ts';
 import { withoutHash, type ApiKeyRecord, type NewApiKey } from './apiKeyRecord.ts';
-import type { ApiKeyRepository } from './apiKeyRepository.ts';
+import type { RegistryContext } from '../registryContext.ts';
+import { apiKeyListing } from '../keptListing.ts';
 
 export const PLAINTEXT_WARNING = 'Store this key now: it is shown only once and cannot be recovered.';
 
@@ -15,7 +16,7 @@ export function newApiKey(fields: Pick<ApiKeyRecord, 'tenantId' | 'product' | 'n
   return { key, plaintext };
 }
 
-export async function createApiKey(keys: ApiKeyRepository, input: ApiKeyCreate, meta: RequestMeta): Promise<{ record: ApiKeyRecord; plaintext: string }> {
+export async function createApiKey({ stores, effects }: Pick<RegistryContext, 'stores' | 'effects'>, input: ApiKeyCreate, meta: RequestMeta): Promise<{ record: ApiKeyRecord; plaintext: string }> {
   const now = new Date();
   const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
   if (expiresAt && expiresAt <= now) throw invalidInput('expires_at must be in the future');
@@ -33,11 +34,12 @@ export async function createApiKey(keys: ApiKeyRepository, input: ApiKeyCreate, 
   );
   const metadata: Record<string, unknown> = { prefix: key.prefix, scopes: key.scopes };
   if (expiresAt) metadata.expires_at = expiresAt.toISOString();
-  const created = await keys.insert(
+  const created = await stores.apiKeys.insert(
     key,
     { action: 'api_key.created', tenant_id: key.tenantId, product: input.product, target_id: key.id, target_type: 'api_key', target_name: key.name, metadata },
     meta,
   );
   if (!created) throw notFound('tenant');
+  effects.follow({ staleListings: [apiKeyListing(key.tenantId)] });
   return { record: withoutHash(key), plaintext };
 }

@@ -1,9 +1,15 @@
 import { notFound } from '../errors.ts';
-import type { ApiKeyRepository } from './apiKeyRepository.ts';
+import { apiKeyListing, keptListing } from '../keptListing.ts';
+import type { RegistryContext } from '../registryContext.ts';
 
-/** Newest first, revoked and expired keys included so operators can audit them: the ApiKeyList body's JSON text. */
-export async function listApiKeys(keys: ApiKeyRepository, tenantId: string): Promise<string> {
-  const list = await keys.listOfTenant(tenantId);
-  if (!list) throw notFound('tenant');
-  return `{"items":[${list.join(',')}]}`;
+/**
+ * Newest first, revoked and expired keys included so operators can audit them: the ApiKeyList body's JSON text, kept
+ * until the tenant's keys change (domain/keptListing.ts).
+ */
+export async function listApiKeys({ stores, cache }: Pick<RegistryContext, 'stores' | 'cache'>, tenantId: string): Promise<string> {
+  return keptListing(cache, apiKeyListing(tenantId), '', async () => {
+    const list = await stores.apiKeys.listOfTenant(tenantId);
+    if (!list) throw notFound('tenant');
+    return `{"items":[${list.join(',')}]}`;
+  });
 }

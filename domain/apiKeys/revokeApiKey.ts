@@ -1,6 +1,7 @@
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { RegistryContext } from '../registryContext.ts';
+import { apiKeyListing } from '../keptListing.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 
 /**
@@ -10,7 +11,7 @@ import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantRe
 export async function revokeApiKey({ stores, effects }: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<void> {
   const revoked = await stores.apiKeys.change(id, meta, (key, now) => {
     requireReach(reach, key.tenantId, 'API key');
-    if (key.revokedAt) return { result: { prefix: key.prefix } };
+    if (key.revokedAt) return { result: { prefix: key.prefix, tenantId: key.tenantId } };
     return {
       revokedAt: now,
       event: {
@@ -22,9 +23,9 @@ export async function revokeApiKey({ stores, effects }: RegistryContext, id: str
         target_name: key.name,
         metadata: { prefix: key.prefix },
       },
-      result: { prefix: key.prefix },
+      result: { prefix: key.prefix, tenantId: key.tenantId },
     };
   });
   if (!revoked) throw notFound('API key');
-  effects.follow({ staleApiKeys: [revoked.prefix] });
+  effects.follow({ staleApiKeys: [revoked.prefix], staleListings: [apiKeyListing(revoked.tenantId)] });
 }

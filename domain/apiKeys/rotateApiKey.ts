@@ -5,6 +5,7 @@ import type { ApiKeyChange, LockedApiKey } from './apiKeyRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import { newApiKey } from './createApiKey.ts';
+import { apiKeyListing } from '../keptListing.ts';
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 export const MAX_ROTATION_GRACE_SECONDS = 2_592_000;
@@ -62,6 +63,6 @@ export async function rotateApiKey(
     return planRotation(key, now, graceSeconds);
   });
   if (!rotation) throw notFound('API key');
-  effects.follow({ staleApiKeys: [rotation.oldPrefix] });
+  effects.follow({ staleApiKeys: [rotation.oldPrefix], staleListings: [apiKeyListing(rotation.successor.tenantId)] });
   return rotation;
 }

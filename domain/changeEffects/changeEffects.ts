@@ -28,6 +28,8 @@ export interface CommittedChange {
   staleAllMembers?: boolean;
   /** Directories whose record, users or groups changed: what their SCIM reads answer. */
   staleDirectories?: string[];
+  /** Listings whose pages changed (domain/keptListing.ts: the tenants', a tenant's API keys or invitations). */
+  staleListings?: string[];
 }
 
 /**

@@ -1,12 +1,15 @@
 import type { InvitationChangeWritten } from '../invitations/invitationRepository.ts';
 import type { CommittedChange } from './changeEffects.ts';
+import { invitationListing } from '../keptListing.ts';
 
 /**
- * What follows a committed change of an invitation besides its send (which the service delivers and waits for): for
- * a member the change wrote or removed, what a member change is followed by (see memberChangeEffects).
+ * What follows a committed change of an invitation besides its send (which the service delivers and waits for): the
+ * tenant's invitations listing is stale; for a member the change wrote or removed, what a member change is followed
+ * by (see memberChangeEffects).
  */
 export function invitationChangeEffects(tenantId: string, written: InvitationChangeWritten<unknown>): CommittedChange {
   const sync = written.memberSync;
-  if (sync?.command.kind !== 'syncMember') return {};
-  return { handOffs: [sync], staleUsers: [sync.command.userId], staleMemberLists: [tenantId] };
+  const staleListings = [invitationListing(tenantId)];
+  if (sync?.command.kind !== 'syncMember') return { staleListings };
+  return { handOffs: [sync], staleUsers: [sync.command.userId], staleMemberLists: [tenantId], staleListings };
 }

@@ -7,6 +7,7 @@ import { newInvitation } from './newInvitation.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import { tenantSettingsOf, type TenantSettings } from '../tenants/tenantSettings.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
+import { invitationListing } from '../keptListing.ts';
 
 /** Who an invitation names as its inviter: the token's client, or `anonymous` with authentication off. */
 export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.actorId ?? 'anonymous';
@@ -64,6 +65,7 @@ export async function createInvitation(
     planInvitation(id, body, inviterOf(meta), settings, facts, now),
   );
   if (!written) throw notFound('tenant');
+  effects.follow({ staleListings: [invitationListing(tenantId)] });
   if (!written.send) return written.result;
   const inviteUrl = await effects.inviteWithinWait(written.send);
   return { ...written.result, ...(inviteUrl ? { inviteUrl } : {}) };

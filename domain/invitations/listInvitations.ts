@@ -1,6 +1,7 @@
 import { invalidInput, notFound } from '../errors.ts';
 import { INVITATION_LIST_DEFAULT_LIMIT, type InvitationListQuery } from '../schemas/invitations.ts';
 import type { RegistryContext } from '../registryContext.ts';
+import { invitationListing, keptListing } from '../keptListing.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationListPosition } from './invitationRepository.ts';
 
@@ -19,14 +20,22 @@ export function invitationPosition(cursor: string): InvitationListPosition {
   return { createdAt, id: id! };
 }
 
-/** A tenant's invitations newest first, by state and address, in pages: the InvitationList body's JSON text. */
-export async function listInvitations({ stores }: RegistryContext, tenantId: string, query: InvitationListQuery): Promise<string> {
+/**
+ * A tenant's invitations newest first, by state and address, in pages: the InvitationList body's JSON text, kept until
+ * the tenant's invitations change (domain/keptListing.ts).
+ */
+export async function listInvitations({ stores, cache }: Pick<RegistryContext, 'stores' | 'cache'>, tenantId: string, query: InvitationListQuery): Promise<string> {
   const limit = query.limit ?? INVITATION_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : invitationPosition(query.cursor);
-  const rows = await stores.invitations.page(tenantId, { state: query.state, email: query.email }, after, limit + 1);
-  if (!rows) throw notFound('tenant');
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const items = `[${page.map((row) => row.json).join(',')}]`;
-  return rows.length > limit && last ? `{"items":${items},"next_cursor":"${invitationCursor(last)}"}` : `{"items":${items}}`;
+  return keptListing(cache, invitationListing(tenantId), invitationListingQuery(query, limit), async () => {
+    const rows = await stores.invitations.page(tenantId, { state: query.state, email: query.email }, after, limit + 1);
+    if (!rows) throw notFound('tenant');
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const items = `[${page.map((row) => row.json).join(',')}]`;
+    return rows.length > limit && last ? `{"items":${items},"next_cursor":"${invitationCursor(last)}"}` : `{"items":${items}}`;
+  });
 }
+
+/** What a page of a tenant's invitations is kept under; the e-mail, the only free text, goes last, so two queries never share a key. */
+export const invitationListingQuery = (query: InvitationListQuery, limit: number) => `${limit}|${query.cursor ?? ''}|${query.state ?? ''}|${query.email ?? ''}`;

@@ -6,6 +6,7 @@ import { invitationAuditEvent } from './invitationAuditEvent.ts';
 import { newLinkNonce, SEND_WINDOW_MS, SENDS_PER_WINDOW, sendsInWindow } from './invitationLink.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
+import { invitationListing } from '../keptListing.ts';
 
 /**
  * The resend rule: only a pending or expired invitation is sent again (409 otherwise), at most SENDS_PER_WINDOW times
@@ -53,6 +54,7 @@ export async function resendInvitation(
   requireReach(reach, found.tenantId, 'invitation');
   const written = await stores.invitations.change({ by: 'id', id }, meta, [], planResend);
   if (!written?.send) throw notFound('invitation');
+  effects.follow({ staleListings: [invitationListing(found.tenantId)] });
   const inviteUrl = await effects.inviteWithinWait(written.send);
   return { invitation: written.result, ...(inviteUrl ? { inviteUrl } : {}) };
 }

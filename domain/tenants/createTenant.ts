@@ -6,6 +6,7 @@ import { initialStatus } from '../tenantLifecycle.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
+import { TENANT_LISTING } from '../keptListing.ts';
 
 export interface CreatedTenant {
   tenant: TenantRecord;
@@ -63,9 +64,10 @@ export async function createTenant({ stores, effects }: RegistryContext, input: 
   );
   if (created === 'slug_taken') throw conflict(`a tenant with slug "${input.slug}" already exists`);
   if (handOff.kind !== 'provision') {
-    effects.follow({ handOffs: [created.handOff] });
+    effects.follow({ handOffs: [created.handOff], staleListings: [TENANT_LISTING] });
     return { tenant };
   }
+  effects.follow({ staleListings: [TENANT_LISTING] });
   const inviteUrl = await effects.provisionWithinWait(created.handOff);
   return inviteUrl ? { tenant, inviteUrl } : { tenant };
 }

@@ -29,6 +29,7 @@ import { Migration20261130000029DirectoryNotifications } from './Migration202611
 import { Migration20261130000030PortalLinks } from './Migration20261130000030PortalLinks.ts';
 import { Migration20261201000031DirectoryUserListing } from './Migration20261201000031DirectoryUserListing.ts';
 import { Migration20261202000032CatalogNotifications } from './Migration20261202000032CatalogNotifications.ts';
+import { Migration20261203000033ListingNotifications } from './Migration20261203000033ListingNotifications.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -63,4 +64,5 @@ export const migrationsList = [
   { name: 'Migration20261130000030PortalLinks', class: Migration20261130000030PortalLinks },
   { name: 'Migration20261201000031DirectoryUserListing', class: Migration20261201000031DirectoryUserListing },
   { name: 'Migration20261202000032CatalogNotifications', class: Migration20261202000032CatalogNotifications },
+  { name: 'Migration20261203000033ListingNotifications', class: Migration20261203000033ListingNotifications },
 ];

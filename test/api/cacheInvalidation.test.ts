@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseApiKey } from '../../domain/apiKeyFormat.ts';
 import { RegistryCache } from '../../domain/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/keptListing.ts';
+import { tenantListingQuery } from '../../domain/tenants/listTenants.ts';
+import { invitationListingQuery } from '../../domain/invitations/listInvitations.ts';
+import { TENANT_LIST_DEFAULT_LIMIT } from '../../domain/schemas/tenant.ts';
+import { INVITATION_LIST_DEFAULT_LIMIT } from '../../domain/schemas/invitations.ts';
+import { notificationsSettled } from '../support/notificationsSettled.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener, type ChangeListener } from '../../store/changeListener.ts';
 import { eventually } from '../support/eventually.ts';
@@ -240,6 +246,69 @@ describe('the registry cache of verify and claims', () => {
     for (const replica of [a, b]) await eventually(async () => (await listed(replica))?.status === 'pending', 5_000, 'the list with the status set in the database');
     await a.service.orm.em.fork().execute('delete from members where tenant_id = ? and user_id = ?', [tenant.id, userId]);
     for (const replica of [a, b]) await eventually(async () => (await listed(replica)) === undefined, 5_000, 'the list without the member deleted in the database');
+  });
+
+  it("the tenants' listing: a tenant made on one replica is in this one's page at once and in the other's once it hears the insert; a rename in the database in both", async () => {
+    const slug = uniqueSlug('listing');
+    const query = tenantListingQuery({ prefix: slug }, TENANT_LIST_DEFAULT_LIMIT, undefined);
+    const listed = async (replica: Replica) =>
+      ((await replica.service.request('GET', `/v1/tenants?q=${slug}`)).body.items as { slug: string; name: string }[]).map((t) => `${t.slug} ${t.name}`);
+    for (const replica of [a, b]) {
+      // Held once no other test's tenant change (any forgets the listing) came in between.
+      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listing(TENANT_LISTING, query) !== undefined, 5_000, 'the empty page held');
+    }
+    const created = await a.service.request('POST', '/v1/tenants', { slug, name: 'Listed' });
+    expect(created.status).toBe(201);
+    expect(await listed(a)).toEqual([`${slug} Listed`]);
+    await eventually(async () => (await listed(b)).length === 1, 5_000, "replica b's page with the new tenant");
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listing(TENANT_LISTING, query) !== undefined, 5_000, 'the page held again');
+    await a.service.orm.em.fork().execute('update tenants set name = ? where id = ?', ['Renamed in the database', created.body.tenant.id]);
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === `${slug} Renamed in the database`, 5_000, 'the name set in the database');
+  });
+
+  it("a tenant's API keys listing: made and revoked on one replica, at once there and on the other once it hears it; renamed in the database in both; verify's last_used_at alone leaves it held", async () => {
+    const { tenant, keyId, plaintext } = await tenantWithKey(a);
+    const listed = async (replica: Replica) =>
+      ((await replica.service.request('GET', `/v1/api-keys?tenant_id=${tenant.id}`)).body.items as { id: string; name: string; revoked_at: string | null }[]).map(
+        (k) => `${k.name}${k.revoked_at ? ' revoked' : ''}`,
+      );
+    const held = (replica: Replica) => replica.cache.listing(apiKeyListing(tenant.id), '') !== undefined;
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica)).join() === 'k' && held(replica), 5_000, 'the listing held');
+    expect((await a.service.request('POST', '/v1/api-keys', { tenant_id: tenant.id, name: 'second' })).status).toBe(201);
+    expect(await listed(a)).toEqual(['second', 'k']);
+    await eventually(async () => (await listed(b)).length === 2, 5_000, "replica b's listing with the new key");
+    expect((await b.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
+    expect(await listed(b)).toEqual(['second', 'k revoked']);
+    await eventually(async () => (await listed(a))[1] === 'k revoked', 5_000, "replica a's listing with the revocation");
+    await a.service.orm.em.fork().execute("update api_keys set name = 'renamed' where name = 'second' and tenant_id = ?", [tenant.id]);
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === 'renamed', 5_000, 'the name set in the database');
+
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica)).length === 2 && held(replica), 5_000, 'the listing held again');
+    await a.service.orm.em.fork().execute('update api_keys set last_used_at = now() where tenant_id = ?', [tenant.id]);
+    for (const replica of [a, b]) {
+      await notificationsSettled(replica.service.orm, replica.cache);
+      expect(held(replica)).toBe(true);
+    }
+    expect((await verify(a, plaintext)).body).toEqual({ valid: false, code: 'REVOKED' });
+  });
+
+  it("a tenant's invitations listing: made on one replica, at once there and on the other once it hears it; changed in the database in both", async () => {
+    const { tenant } = await tenantWithKey(a);
+    const query = invitationListingQuery({}, INVITATION_LIST_DEFAULT_LIMIT);
+    const listed = async (replica: Replica) =>
+      ((await replica.service.request('GET', `/v1/tenants/${tenant.id}/invitations`)).body.items as { email: string; state: string }[]).map((i) => `${i.email} ${i.state}`);
+    for (const replica of [a, b]) {
+      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listing(invitationListing(tenant.id), query) !== undefined, 5_000, 'the empty listing held');
+    }
+    const invited = await a.service.request('POST', `/v1/tenants/${tenant.id}/invitations`, { email: 'listed@cache.example', send_email: false });
+    expect(invited.status).toBe(201);
+    expect(await listed(a)).toEqual(['listed@cache.example pending']);
+    await eventually(async () => (await listed(b)).length === 1, 5_000, "replica b's listing with the invitation");
+    for (const replica of [a, b]) {
+      await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listing(invitationListing(tenant.id), query) !== undefined, 5_000, 'the listing held again');
+    }
+    await a.service.orm.em.fork().execute("update invitations set state = 'expired' where tenant_id = ?", [tenant.id]);
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === 'listed@cache.example expired', 5_000, 'the state set in the database');
   });
 
   it("the catalog's listing: a product changed in the database is in both replicas' listings once they hear it", async () => {

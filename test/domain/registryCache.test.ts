@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MembershipGrant } from '../../domain/members/memberRecord.ts';
 import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
 import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../domain/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/keptListing.ts';
 
 const key = (id: string): CachedApiKey => ({
   id,
@@ -339,6 +340,65 @@ describe('RegistryCache', () => {
         expect(held).toHaveLength(4);
         expect(cache.directoryRead('d-1', 'page|1')).toBeUndefined();
       }
+    });
+  });
+
+  describe("listings' pages", () => {
+    it("are served until the TTL has passed; invalidating a listing forgets all its pages and no other listing's", () => {
+      const { cache, advance } = cacheAt({ ttlMs: 30_000 });
+      cache.putListing(TENANT_LISTING, '50|', '{"items":[1]}', cache.generation());
+      cache.putListing(TENANT_LISTING, '50||active', '{"items":[2]}', cache.generation());
+      cache.putListing(apiKeyListing('t-1'), '', '{"items":[3]}', cache.generation());
+      cache.putListing(apiKeyListing('t-2'), '', '{"items":[4]}', cache.generation());
+      expect(cache.listing(TENANT_LISTING, '50||active')).toBe('{"items":[2]}');
+      cache.invalidateListing(apiKeyListing('t-1'));
+      expect(cache.listing(apiKeyListing('t-1'), '')).toBeUndefined();
+      expect(cache.listing(apiKeyListing('t-2'), '')).toBe('{"items":[4]}');
+      expect(cache.listing(TENANT_LISTING, '50|')).toBe('{"items":[1]}');
+      cache.invalidateListing(TENANT_LISTING);
+      expect(cache.listing(TENANT_LISTING, '50|')).toBeUndefined();
+      expect(cache.listing(TENANT_LISTING, '50||active')).toBeUndefined();
+      advance(30_000);
+      expect(cache.listing(apiKeyListing('t-2'), '')).toBeUndefined();
+    });
+
+    it("a tenant's change forgets the tenants' listing and that tenant's own listings, not another tenant's", () => {
+      const { cache } = cacheAt();
+      for (const listing of [TENANT_LISTING, apiKeyListing('t-1'), invitationListing('t-1'), apiKeyListing('t-2'), invitationListing('t-2')]) {
+        cache.putListing(listing, 'q', listing, cache.generation());
+      }
+      cache.invalidateTenant('t-1');
+      expect([TENANT_LISTING, apiKeyListing('t-1'), invitationListing('t-1')].map((listing) => cache.listing(listing, 'q'))).toEqual([undefined, undefined, undefined]);
+      expect(cache.listing(apiKeyListing('t-2'), 'q')).toBe(apiKeyListing('t-2'));
+      expect(cache.listing(invitationListing('t-2'), 'q')).toBe(invitationListing('t-2'));
+    });
+
+    it('are not stored when any invalidation happened while they were read, nor while suspended; a resume starts empty', () => {
+      const { cache } = cacheAt();
+      const generation = cache.generation();
+      cache.invalidateListing(invitationListing('t-9'));
+      cache.putListing(TENANT_LISTING, 'q', 'raced', generation);
+      expect(cache.listing(TENANT_LISTING, 'q')).toBeUndefined();
+      cache.putListing(TENANT_LISTING, 'q', 'kept', cache.generation());
+      cache.suspend();
+      expect(cache.listing(TENANT_LISTING, 'q')).toBeUndefined();
+      cache.putListing(TENANT_LISTING, 'other', 'while suspended', cache.generation());
+      cache.resume();
+      expect(cache.listing(TENANT_LISTING, 'q')).toBeUndefined();
+      expect(cache.listing(TENANT_LISTING, 'other')).toBeUndefined();
+    });
+
+    it('holds pages up to maxListingBytes over all listings, half of it for one listing, the oldest first', () => {
+      // A page of 1,000 ASCII characters weighs 1,256 with its entry: four in all, two of one listing.
+      const cache = new RegistryCache({ ttlMs: 30_000, maxListingBytes: 4 * 1_256 });
+      const page = (n: number) => `${n}`.padEnd(1_000, ' ');
+      for (let i = 0; i < 3; i += 1) cache.putListing(TENANT_LISTING, `q${i}`, page(i), cache.generation());
+      expect(cache.listing(TENANT_LISTING, 'q0')).toBeUndefined();
+      expect(cache.listing(TENANT_LISTING, 'q2')).toBe(page(2));
+      for (const tenantId of ['t-1', 't-2']) for (let i = 0; i < 2; i += 1) cache.putListing(apiKeyListing(tenantId), `q${i}`, page(i), cache.generation());
+      expect(cache.listing(TENANT_LISTING, 'q2')).toBeUndefined();
+      expect(cache.listing(apiKeyListing('t-1'), 'q0')).toBe(page(0));
+      expect(cache.listing(apiKeyListing('t-2'), 'q1')).toBe(page(1));
     });
   });
 });

@@ -27,7 +27,7 @@ export const createApiKeyRoute = defineRoute({
     404: { description: 'no such tenant', schema: ErrorBody },
   },
   handler: async ({ body }, { meta, deps }) => {
-    const { record, plaintext } = await createApiKey(deps.stores.apiKeys, body, meta);
+    const { record, plaintext } = await createApiKey(deps, body, meta);
     return { status: 201, body: { api_key: toApiKey(record), plaintext, warning: PLAINTEXT_WARNING } };
   },
 });

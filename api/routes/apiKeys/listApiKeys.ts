@@ -17,5 +17,5 @@ export const listApiKeysRoute = defineRoute({
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await listApiKeys(deps.stores.apiKeys, query.tenant_id) }),
+  handler: async ({ query }, { deps }) => ({ status: 200, jsonText: await listApiKeys(deps, query.tenant_id) }),
 });

@@ -3,6 +3,7 @@ import { createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
 import { rotateApiKey } from '../../../domain/apiKeys/rotateApiKey.ts';
 import { revokeApiKey } from '../../../domain/apiKeys/revokeApiKey.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { apiKeyListing } from '../../../domain/keptListing.ts';
 import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 
@@ -12,8 +13,9 @@ const meta = {};
 async function setup(extra: { expires_at?: string } = {}) {
   const keys = new InMemoryApiKeyRepository();
   keys.addTenant(TENANT);
-  const { record } = await createApiKey(keys, { tenant_id: TENANT, name: 'ci', product: 'analytics', scopes: ['read'], ...extra }, meta);
-  return { keys, old: record, registry: inMemoryRegistry({ apiKeys: keys }) };
+  const registry = inMemoryRegistry({ apiKeys: keys });
+  const { record } = await createApiKey(registry, { tenant_id: TENANT, name: 'ci', product: 'analytics', scopes: ['read'], ...extra }, meta);
+  return { keys, old: record, registry };
 }
 
 const conflictOf = (promise: Promise<unknown>) =>
@@ -101,6 +103,15 @@ describe('what follows a key change', () => {
     await revokeApiKey(registry, old.id, meta);
     await conflictOf(rotateApiKey(registry, old.id, 60, meta));
     expect(registry.effects.staleApiKeys).toEqual([old.prefix]);
+    expect(registry.effects.staleListings).toEqual([apiKeyListing(TENANT), apiKeyListing(TENANT)]);
+  });
+
+  it("a creation, a rotation and a revocation each make this replica forget the tenant's key listing at once", async () => {
+    const { old, registry } = await setup();
+    expect(registry.effects.staleListings).toEqual([apiKeyListing(TENANT)]);
+    await rotateApiKey(registry, old.id, 60, meta);
+    await revokeApiKey(registry, old.id, meta);
+    expect(registry.effects.staleListings).toEqual([apiKeyListing(TENANT), apiKeyListing(TENANT), apiKeyListing(TENANT)]);
   });
 });
 
@@ -108,7 +119,7 @@ describe('createApiKey', () => {
   it('refuses an expires_at that is not in the future', async () => {
     const keys = new InMemoryApiKeyRepository();
     keys.addTenant(TENANT);
-    await expect(createApiKey(keys, { tenant_id: TENANT, name: 'x', expires_at: new Date(Date.now() - 1000).toISOString() }, meta)).rejects.toMatchObject({
+    await expect(createApiKey(inMemoryRegistry({ apiKeys: keys }), { tenant_id: TENANT, name: 'x', expires_at: new Date(Date.now() - 1000).toISOString() }, meta)).rejects.toMatchObject({
       code: 'invalid_input',
     });
     expect(keys.keys.size).toBe(0);
@@ -116,7 +127,7 @@ describe('createApiKey', () => {
 
   it('an unknown tenant is not_found and writes nothing', async () => {
     const keys = new InMemoryApiKeyRepository();
-    await expect(createApiKey(keys, { tenant_id: TENANT, name: 'x' }, meta)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(createApiKey(inMemoryRegistry({ apiKeys: keys }), { tenant_id: TENANT, name: 'x' }, meta)).rejects.toMatchObject({ code: 'not_found' });
     expect(keys.events).toHaveLength(0);
   });
 });

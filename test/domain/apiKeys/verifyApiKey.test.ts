@@ -4,13 +4,14 @@ import { verifyApiKey, type VerifyDependencies } from '../../../domain/apiKeys/v
 import { RegistryCache } from '../../../domain/registryCache.ts';
 import { generateApiKey } from '../../../domain/apiKeyFormat.ts';
 import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
+import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 
 const TENANT = '00000000-0000-4000-8000-000000000002';
 
 async function setup(status = 'active', extra: { expires_at?: string } = {}) {
   const keys = new InMemoryApiKeyRepository();
   keys.addTenant(TENANT, status);
-  const { record, plaintext } = await createApiKey(keys, { tenant_id: TENANT, name: 'ci', scopes: ['read'], ...extra }, {});
+  const { record, plaintext } = await createApiKey(inMemoryRegistry({ apiKeys: keys }), { tenant_id: TENANT, name: 'ci', scopes: ['read'], ...extra }, {});
   const cache = new RegistryCache({ ttlMs: 60_000 });
   const marked: string[] = [];
   const deps: VerifyDependencies = {

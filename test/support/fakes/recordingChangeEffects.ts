@@ -45,4 +45,8 @@ export class RecordingChangeEffects implements ChangeEffects {
   get staleApiKeys(): string[] {
     return this.followed.flatMap((change) => change.staleApiKeys ?? []);
   }
+
+  get staleListings(): string[] {
+    return this.followed.flatMap((change) => change.staleListings ?? []);
+  }
 }

@@ -1,0 +1,62 @@
+/** A value and its times: when it stops answering, and when it was stored (for stale-if-error). */
+export interface Entry<T> {
+  value: T;
+  expiresAt: number;
+  storedAt: number;
+}
+
+/**
+ * A TTL map with a size bound: the oldest insertion goes first, which with one TTL is also the first to expire. The
+ * bound is on the entries' weights (one each unless `weigh` says otherwise).
+ */
+export class BoundedTtlMap<K, V> {
+  readonly #entries = new Map<K, Entry<V>>();
+  readonly #max: number;
+  readonly #weigh: (value: V) => number;
+  #weight = 0;
+
+  constructor(max: number, weigh: (value: V) => number = () => 1) {
+    this.#max = max;
+    this.#weigh = weigh;
+  }
+
+  /** The entry and when it was stored, expired or not, without removing it. */
+  peek(key: K): Entry<V> | undefined {
+    return this.#entries.get(key);
+  }
+
+  get(key: K, now: number): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: K, value: V, expiresAt: number, storedAt: number): void {
+    this.delete(key);
+    const weight = this.#weigh(value);
+    if (weight > this.#max) return;
+    while (this.#entries.size > 0 && this.#weight + weight > this.#max) this.delete(this.#entries.keys().next().value as K);
+    this.#entries.set(key, { value, expiresAt, storedAt });
+    this.#weight += weight;
+  }
+
+  delete(key: K): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#weight -= this.#weigh(entry.value);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#weight = 0;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
