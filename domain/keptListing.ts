@@ -1,3 +1,4 @@
+import { keptAnswer } from './keptAnswer.ts';
 import type { RegistryCache } from './registryCache.ts';
 
 /** The tenants' listing: one, whatever its filters, since any tenant's change may move it. */
@@ -8,16 +9,17 @@ export const apiKeyListing = (tenantId: string) => `apiKeys:${tenantId}`;
 export const invitationListing = (tenantId: string) => `invitations:${tenantId}`;
 
 /**
- * A listing's page for `query` from the registry cache while it holds it, else `read`'s, then kept. Every replica
+ * A listing's page for `query` from the registry cache while it holds it, else `read`'s, then kept (as keptAnswer
+ * keeps an answer: a page of 50 is 20–30 KB, cheaper to send again as bytes). Every replica
  * forgets a listing's pages at any change of what it lists: the replica that made the change when it commits (the
  * change's `staleListings`), the others when the tables' notifications arrive (store/changeListener.ts). A read that
  * raced a change is not kept (the cache's generation); a read that throws (no such tenant) keeps nothing.
  */
-export async function keptListing(cache: RegistryCache | undefined, listing: string, query: string, read: () => Promise<string>): Promise<string> {
+export async function keptListing(cache: RegistryCache | undefined, listing: string, query: string, read: () => Promise<string>): Promise<string | Buffer> {
   const held = cache?.listing(listing, query);
   if (held !== undefined) return held;
   const generation = cache?.generation() ?? 0;
-  const answer = await read();
+  const answer = keptAnswer(await read());
   cache?.putListing(listing, query, answer, generation);
   return answer;
 }

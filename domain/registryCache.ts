@@ -236,8 +236,8 @@ export class RegistryCache {
   }
 
   /** A page of `listing` answered lately for `query` (its filters, cursor and limit), still fresh. */
-  listing(listing: string, query: string): string | undefined {
-    return this.active ? (this.#listings.get(listing, query, this.#now()) as string | undefined) : undefined;
+  listing(listing: string, query: string): string | Buffer | undefined {
+    return this.active ? (this.#listings.get(listing, query, this.#now()) as string | Buffer | undefined) : undefined;
   }
 
   putDirectory(directory: DirectoryRecord, loadedAtGeneration: number): void {
@@ -252,7 +252,7 @@ export class RegistryCache {
     this.#directoryReads.set(directoryId, query, value, now + this.ttlMs, now);
   }
 
-  putListing(listing: string, query: string, answer: string, loadedAtGeneration: number): void {
+  putListing(listing: string, query: string, answer: string | Buffer, loadedAtGeneration: number): void {
     if (!this.active || loadedAtGeneration !== this.#generation) return;
     const now = this.#now();
     this.#listings.set(listing, query, answer, now + this.ttlMs, now);

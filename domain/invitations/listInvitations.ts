@@ -24,7 +24,7 @@ export function invitationPosition(cursor: string): InvitationListPosition {
  * A tenant's invitations newest first, by state and address, in pages: the InvitationList body's JSON text, kept until
  * the tenant's invitations change (domain/keptListing.ts).
  */
-export async function listInvitations({ stores, cache }: Pick<RegistryContext, 'stores' | 'cache'>, tenantId: string, query: InvitationListQuery): Promise<string> {
+export async function listInvitations({ stores, cache }: Pick<RegistryContext, 'stores' | 'cache'>, tenantId: string, query: InvitationListQuery): Promise<string | Buffer> {
   const limit = query.limit ?? INVITATION_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : invitationPosition(query.cursor);
   return keptListing(cache, invitationListing(tenantId), invitationListingQuery(query, limit), async () => {

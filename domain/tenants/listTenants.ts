@@ -21,7 +21,7 @@ export async function listTenants(
   cache: RegistryCache,
   query: TenantListQuery,
   reach: TenantReach = EVERY_TENANT,
-): Promise<string> {
+): Promise<string | Buffer> {
   const limit = query.limit ?? TENANT_LIST_DEFAULT_LIMIT;
   const after = query.cursor === undefined ? undefined : decodeTenantCursor(query.cursor);
   const filter = { status: query.status, kind: query.kind, plan: query.plan, prefix: query.q?.toLowerCase(), ...(reach.bound ? { ids: [...reach.tenantIds] } : {}) };

@@ -18,7 +18,7 @@ export const invitationsPage: PortalIntentPage = {
 
   async view(scope, { errors, values }) {
     const [page, roles] = await Promise.all([listInvitations(scope.deps, scope.tenant.id, { limit: 100 }), tenantRoleChoices(scope)]);
-    const { items } = JSON.parse(page) as { items: Invitation[] };
+    const { items } = JSON.parse(page.toString()) as { items: Invitation[] };
     return html`<section aria-labelledby="invite-heading">
   <h2 id="invite-heading">Invite a colleague</h2>
   <form method="post" action="/portal/invitations/invite" novalidate>
