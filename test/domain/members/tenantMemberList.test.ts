@@ -80,4 +80,36 @@ describe('TenantMemberList', () => {
     expect(ids(wide.pageJson({}, { email: '\u{1f600}@x.test', userId: 'b' }, 10))).toEqual(['c']);
     expect(ids(wide.pageJson({}, { email: '\uffff', userId: 'a' }, 10))).toEqual(['b', 'c']);
   });
+
+  it('keeps a page once answered: the same query answers the same bytes again, any other query its own page', () => {
+    const fresh = new TenantMemberList(members);
+    const first = fresh.pageJson({ role: 'IT_ADMIN' }, undefined, 1)!;
+    expect(fresh.pageJson({ role: 'IT_ADMIN' }, undefined, 1)).toBe(first);
+    for (const [filter, after, limit] of [
+      [{ role: 'IT_ADMIN' }, undefined, 2],
+      [{ role: 'MEMBER' }, undefined, 1],
+      [{ role: 'IT_ADMIN', status: 'pending' }, undefined, 1],
+      [{ role: 'IT_ADMIN', prefix: 'bob' }, undefined, 1],
+      [{ role: 'IT_ADMIN' }, { email: 'ada@x.test', userId: 'u1' }, 1],
+    ] as const) {
+      const page = fresh.pageJson(filter, after, limit)!;
+      expect(page.equals(first), JSON.stringify([filter, after, limit])).toBe(false);
+      expect(page.toString()).toBe(list.pageJson(filter, after, limit)!.toString());
+    }
+  });
+
+  it('keeps pages weighing at most what the list\'s own answers do (64 KB for a small list), the oldest going first', () => {
+    const many = Array.from({ length: 600 }, (_, i) => listed(`u${String(i).padStart(3, '0')}`, `m${String(i).padStart(3, '0')}@x.test`, 'N'.repeat(100)));
+    const large = new TenantMemberList(many);
+    const whole = large.pageJson({}, undefined, 600)!.length;
+    expect(whole).toBeGreaterThan(64 * 1024);
+    // Pages of 200 members: about a third of the list each, so three are kept and a fourth pushes out the first.
+    const pageAt = (i: number) => large.pageJson({}, i === 0 ? undefined : { email: `m${String(i * 150 - 1).padStart(3, '0')}@x.test`, userId: 'z' }, 200)!;
+    const firstPage = pageAt(0);
+    expect(pageAt(0)).toBe(firstPage);
+    for (let i = 1; i <= 3; i += 1) pageAt(i);
+    const again = pageAt(0);
+    expect(again).not.toBe(firstPage);
+    expect(again.equals(firstPage)).toBe(true);
+  });
 });
