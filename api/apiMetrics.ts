@@ -41,7 +41,7 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
   });
   new Counter({
     name: 'tenant_registry_cache_lookups_total',
-    help: 'Registry cache lookups by verify, claims and the members listing, by cache and result (hit: answered from memory)',
+    help: 'Registry cache lookups by verify, claims and the listings, by cache and result (hit: answered from memory)',
     labelNames: ['cache', 'result'] as const,
     registers: [registry],
     collect() {
@@ -54,6 +54,8 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       this.inc({ cache: 'member', result: 'miss' }, cache.stats.memberMisses);
       this.inc({ cache: 'member_list', result: 'hit' }, cache.stats.memberListHits);
       this.inc({ cache: 'member_list', result: 'miss' }, cache.stats.memberListMisses);
+      this.inc({ cache: 'listing', result: 'hit' }, cache.stats.listingHits);
+      this.inc({ cache: 'listing', result: 'miss' }, cache.stats.listingMisses);
     },
   });
   const deadLetters = new Gauge({

@@ -113,7 +113,18 @@ export class RegistryCache {
   #generation = 0;
   #suspended = false;
   /** Lookups answered from memory or not, for the metrics (plain counters: read when scraped, free on the hot path). */
-  readonly stats = { apiKeyHits: 0, apiKeyMisses: 0, tenantHits: 0, tenantMisses: 0, memberHits: 0, memberMisses: 0, memberListHits: 0, memberListMisses: 0 };
+  readonly stats = {
+    apiKeyHits: 0,
+    apiKeyMisses: 0,
+    tenantHits: 0,
+    tenantMisses: 0,
+    memberHits: 0,
+    memberMisses: 0,
+    memberListHits: 0,
+    memberListMisses: 0,
+    listingHits: 0,
+    listingMisses: 0,
+  };
   /** Until when the change listener is known live (ms); unbounded for a cache no listener feeds (tests, one replica). */
   #liveUntil = Number.POSITIVE_INFINITY;
 
@@ -237,7 +248,10 @@ export class RegistryCache {
 
   /** A page of `listing` answered lately for `query` (its filters, cursor and limit), still fresh. */
   listing(listing: string, query: string): string | Buffer | undefined {
-    return this.active ? (this.#listings.get(listing, query, this.#now()) as string | Buffer | undefined) : undefined;
+    const page = this.active ? (this.#listings.get(listing, query, this.#now()) as string | Buffer | undefined) : undefined;
+    if (page !== undefined) this.stats.listingHits += 1;
+    else this.stats.listingMisses += 1;
+    return page;
   }
 
   putDirectory(directory: DirectoryRecord, loadedAtGeneration: number): void {

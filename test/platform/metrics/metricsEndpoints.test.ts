@@ -85,7 +85,13 @@ describe('the /metrics endpoints of the API and the worker', () => {
     expect(failed.status).toBe(201);
     expect(failed.body.invite_url).toBeUndefined();
 
+    // The tenant's key listing read twice: a miss, then (once no notification raced the first read) a hit.
+    await eventually(async () => {
+      expect((await call('GET', `/v1/api-keys?tenant_id=${tenantId}`)).status).toBe(200);
+      return (sample(await scrape(ports.api), 'tenant_registry_cache_lookups_total', { cache: 'listing', result: 'hit' }) ?? 0) >= 1;
+    }, 10_000, 'a listing answered from memory');
     const apiText = await scrape(ports.api);
+    expect(sample(apiText, 'tenant_registry_cache_lookups_total', { cache: 'listing', result: 'miss' })).toBeGreaterThanOrEqual(1);
     for (const code of codes) expect(sample(apiText, 'tenant_registry_api_key_verifications_total', { code }), code).toBeGreaterThanOrEqual(1);
     expect(sample(apiText, 'tenant_registry_claims_resolutions_total', { outcome: 'resolved' })).toBe(1);
     expect(sample(apiText, 'tenant_registry_claims_resolutions_total', { outcome: 'not_found' })).toBe(1);
