@@ -2,6 +2,8 @@ import type { Membership, MembershipList } from '../schemas/membership.ts';
 import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
+import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import { membershipGrantsOf } from '../claims/membershipGrants.ts';
 import { EVERY_TENANT, reaches, type TenantReach } from '../access/tenantReach.ts';
 
 /** What the identity provider knows of one membership (the provider port's shape, kept minimal here). */
@@ -23,20 +25,22 @@ export interface MembershipStores {
  * from the record; status, plan and products from the tenant), then the organizations of registry tenants the
  * provider has the user in without a record (`none`: what a token for them carries), then the provider's
  * organizations of no registry tenant (`source: idp`, as the provider has them). `fromProvider` undefined: the
- * provider could not be asked, and the answer says it is partial.
+ * provider could not be asked, and the answer says it is partial. The registry's part is read as claims read it, from
+ * the registry cache while it holds the user's grants and the tenants (forgotten at their changes).
  */
 export async function membershipsOfUser(
   stores: MembershipStores,
   userId: string,
   fromProvider: ProviderMembership[] | undefined,
   reach: TenantReach = EVERY_TENANT,
+  cache?: RegistryCache,
 ): Promise<MembershipList> {
   // A tenant-bound caller sees the memberships of its tenants only, not where else the user belongs.
-  const records = (await stores.members.ofUser(userId)).filter((m) => reaches(reach, m.tenantId));
+  const records = (await membershipGrantsOf(stores.members, userId, cache)).filter((m) => reaches(reach, m.tenantId));
   const provided = (fromProvider ?? []).filter((m) => !reach.bound || (m.tenantId !== undefined && reach.tenantIds.has(m.tenantId)));
   const organizationOf = new Map(provided.flatMap((m) => (m.tenantId ? [[m.tenantId, m.organizationId] as const] : [])));
   const tenantIds = [...new Set([...records.map((m) => m.tenantId), ...organizationOf.keys()])];
-  const byId = new Map((await stores.tenants.snapshots(tenantIds)).map((t) => [t.id, t]));
+  const byId = new Map((await snapshotsOf(stores.tenants, tenantIds, cache)).map((t) => [t.id, t]));
   const now = Date.now();
   const ofTenant = (tenantId: string) => {
     const tenant = byId.get(tenantId)!;
@@ -67,4 +71,20 @@ export async function membershipsOfUser(
   }
   items.push(...foreign);
   return fromProvider ? { items } : { items, partial: true };
+}
+
+/** The tenants' snapshots as claims read them: those the registry cache holds from it, the others in one read that fills it. */
+async function snapshotsOf(tenants: MembershipStores['tenants'], ids: string[], cache: RegistryCache | undefined): Promise<CachedTenant[]> {
+  const held: CachedTenant[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const tenant = cache?.tenant(id);
+    if (tenant) held.push(tenant);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return held;
+  const generation = cache?.generation() ?? 0;
+  const read = await tenants.snapshots(missing);
+  for (const tenant of read) cache?.putTenant(tenant, generation);
+  return [...held, ...read];
 }

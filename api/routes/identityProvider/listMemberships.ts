@@ -26,6 +26,6 @@ export const listMembershipsRoute = defineRoute({
       if (!(cause instanceof IdpError)) throw cause;
       deps.log.warn({ err: cause, userId: params.id }, 'identity provider unreachable; memberships answered from the registry alone');
     }
-    return { status: 200, body: await membershipsOfUser(deps.stores, params.id, fromProvider, caller.reach) };
+    return { status: 200, body: await membershipsOfUser(deps.stores, params.id, fromProvider, caller.reach, deps.cache) };
   },
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundTo } from '../../../domain/access/tenantReach.ts';
 import { membershipsOfUser, type ProviderMembership } from '../../../domain/memberships/membershipsOfUser.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
+import { RegistryCache } from '../../../domain/registryCache.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 import { memberRecord, UserMemberships } from '../../support/fakes/userMemberships.ts';
 
@@ -70,5 +71,21 @@ describe('membershipsOfUser', () => {
   it('an unknown user has no memberships', async () => {
     const { stores } = await world();
     expect(await membershipsOfUser(stores, 'nobody', [])).toEqual({ items: [] });
+  });
+
+  it("reads the registry's part through the registry cache, as claims do: once, then from memory until the user or a tenant changes", async () => {
+    const { stores, active, provider: withForeign } = await world();
+    // An organization naming no registry tenant is looked for at every call (nothing caches an absence); left out here.
+    const provider = withForeign.slice(1);
+    const cache = new RegistryCache({ ttlMs: 60_000 });
+    const uncached = await membershipsOfUser(stores, USER, provider);
+    const [memberReads, tenantReads] = [stores.members.reads, stores.tenants.snapshotReads];
+    expect(await membershipsOfUser(stores, USER, provider, undefined, cache)).toEqual(uncached);
+    expect(await membershipsOfUser(stores, USER, provider, undefined, cache)).toEqual(uncached);
+    expect([stores.members.reads, stores.tenants.snapshotReads]).toEqual([memberReads + 1, tenantReads + 1]);
+    cache.invalidateUser(USER);
+    cache.invalidateTenant(active.id);
+    expect(await membershipsOfUser(stores, USER, provider, undefined, cache)).toEqual(uncached);
+    expect([stores.members.reads, stores.tenants.snapshotReads]).toEqual([memberReads + 2, tenantReads + 2]);
   });
 });

@@ -45,6 +45,7 @@ export class InMemoryTenantRepository implements TenantRepository {
   }
 
   async snapshots(ids: string[]): Promise<CachedTenant[]> {
+    this.snapshotReads += 1;
     return ids.flatMap((id) => (this.tenants.has(id) ? [this.#snapshotOf(this.tenants.get(id)!)] : []));
   }
 
