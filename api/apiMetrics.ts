@@ -58,6 +58,15 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
       this.inc({ cache: 'listing', result: 'miss' }, cache.stats.listingMisses);
     },
   });
+  new Gauge({
+    name: 'tenant_registry_cache_entries',
+    help: 'Entries the registry cache holds, by part (expired ones go within seconds once stale-if-error cannot use them)',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const [part, entries] of Object.entries(cache.held())) this.set({ cache: part }, entries);
+    },
+  });
   const deadLetters = new Gauge({
     name: 'tenant_registry_outbox_dead_letters',
     help: 'Hand-offs the outbox relay gave up on (OUTBOX_MAX_ATTEMPTS): each needs an operator',

@@ -15,6 +15,7 @@ import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
 import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import { RegistryCache } from '../domain/registryCache.ts';
+import { startCacheSweep } from './cacheSweep.ts';
 import { startChangeListener } from '../store/changeListener.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
@@ -54,6 +55,7 @@ export async function startApi(options: {
   });
   const cache = new RegistryCache({ ttlMs: settings.CACHE_TTL_SECONDS * 1000, staleIfErrorMs: settings.CACHE_STALE_IF_ERROR_SECONDS * 1000 });
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
+  const cacheSweep = startCacheSweep(cache);
   const stores = postgresStores(orm, options.secretBox);
   const sealed = await stores.auditStreams.sealPlaintextSecrets();
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
@@ -117,6 +119,7 @@ export async function startApi(options: {
       await relay.stop();
       await streamReconciler.stop();
       await changes.stop();
+      cacheSweep.stop();
       await tenantActors.close();
     },
   };

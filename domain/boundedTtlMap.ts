@@ -51,6 +51,17 @@ export class BoundedTtlMap<K, V> {
     this.#weight -= this.#weigh(entry.value);
   }
 
+  /**
+   * Forgets the entries that can answer nothing any more: expired and stored more than `staleMs` ago (past what
+   * stale-if-error may answer). Entries are in the order they were set, so the walk stops at the first that stays.
+   */
+  sweep(now: number, staleMs: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (entry.expiresAt > now || now - entry.storedAt <= staleMs) return;
+      this.delete(key);
+    }
+  }
+
   clear(): void {
     this.#entries.clear();
     this.#weight = 0;
@@ -58,5 +69,10 @@ export class BoundedTtlMap<K, V> {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The values held, expired ones not yet swept included. */
+  *values(): IterableIterator<V> {
+    for (const entry of this.#entries.values()) yield entry.value;
   }
 }

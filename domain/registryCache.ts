@@ -52,6 +52,9 @@ export interface TenantDocument {
 /** A tenant's members as the listing reads them, or that the tenant has too many to hold (its pages come from the store). */
 export type CachedMemberList = TenantMemberList | 'tooMany';
 
+/** The cache's parts as the metrics name them. */
+export type CachePart = 'api_key' | 'missing_api_key' | 'tenant' | 'tenant_document' | 'entitlements' | 'member' | 'member_list' | 'directory' | 'directory_read' | 'listing';
+
 export interface RegistryCacheOptions {
   /** 0 disables the cache. */
   ttlMs: number;
@@ -392,6 +395,37 @@ export class RegistryCache {
     this.#directoryReads.clear();
     this.#listings.clear();
     this.#catalogDocument = undefined;
+  }
+
+  /** How many entries each part holds, expired ones not yet swept included (for the metrics). */
+  held(): Record<CachePart, number> {
+    return {
+      api_key: this.#keys.size,
+      missing_api_key: this.#missingKeys.size,
+      tenant: this.#tenants.size,
+      tenant_document: this.#documents.size,
+      entitlements: this.#entitlementDocuments.size,
+      member: this.#grants.size,
+      member_list: this.#memberLists.size,
+      directory: this.#directories.size,
+      directory_read: this.#directoryReads.size,
+      listing: this.#listings.size,
+    };
+  }
+
+  /**
+   * Forgets what can answer nothing any more, neither as fresh nor as stale-if-error: without it an entry stayed until
+   * its bound pushed it out, so the memory held grew with every distinct key, tenant or page ever read, not with
+   * those read lately (docs/performance.md). Nothing that can answer goes, so no generation changes.
+   */
+  sweep(): void {
+    const now = this.#now();
+    for (const map of [this.#keys, this.#missingKeys, this.#tenants, this.#slugs, this.#documents, this.#documentSlugs, this.#entitlementDocuments, this.#grants, this.#memberLists, this.#directories]) {
+      map.sweep(now, this.staleIfErrorMs);
+    }
+    this.#directoryReads.sweep(now);
+    this.#listings.sweep(now);
+    if (this.#catalogDocument && this.#catalogDocument.expiresAt <= now) this.#catalogDocument = undefined;
   }
 
   /**

@@ -59,6 +59,18 @@ export class ScopedReads {
     this.#scopes.delete(scope);
   }
 
+  /** The reads held over all scopes, expired ones not yet swept included. */
+  get size(): number {
+    let reads = 0;
+    for (const held of this.#scopes.values()) reads += held.reads.size;
+    return reads;
+  }
+
+  /** Forgets the scopes whose every read has expired (a scope expires with its newest read). */
+  sweep(now: number): void {
+    this.#scopes.sweep(now, 0);
+  }
+
   clear(): void {
     this.#scopes.clear();
   }

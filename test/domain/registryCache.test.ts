@@ -119,6 +119,23 @@ describe('RegistryCache', () => {
     expect(cache.sizes.apiKeys).toBe(2);
   });
 
+  it('a sweep forgets only what can answer nothing: expired and stored longer ago than staleIfErrorMs', () => {
+    const { cache, advance } = cacheAt({ ttlMs: 30_000, staleIfErrorMs: 60_000 });
+    cache.putApiKey('trk_old', key('old'), cache.generation());
+    cache.putTenant(tenant('t-old', 'old'), cache.generation());
+    cache.putListing(TENANT_LISTING, 'q', 'page', cache.generation());
+    advance(40_000);
+    cache.putApiKey('trk_new', key('new'), cache.generation());
+    cache.sweep();
+    // Expired, yet stale-if-error may still answer the key and the tenant; a listing has no stale answer.
+    expect(cache.held()).toMatchObject({ api_key: 2, tenant: 1, listing: 0 });
+    expect(cache.staleApiKey('trk_old')?.id).toBe('old');
+    advance(20_001);
+    cache.sweep();
+    expect(cache.held()).toMatchObject({ api_key: 1, tenant: 0 });
+    expect(cache.apiKey('trk_new')?.id).toBe('new');
+  });
+
   describe("a user's membership grants", () => {
     it('are served until the TTL has passed, and counted as member hits and misses', () => {
       const { cache, advance } = cacheAt({ ttlMs: 30_000 });

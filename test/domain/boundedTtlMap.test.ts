@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { BoundedTtlMap } from '../../domain/boundedTtlMap.ts';
+
+describe('BoundedTtlMap', () => {
+  it('a sweep forgets the oldest entries that are expired and past the stale window, and stops at the first that stays', () => {
+    const map = new BoundedTtlMap<string, number>(10);
+    map.set('expired long ago', 1, 100, 0);
+    map.set('expired lately', 2, 190, 160);
+    map.set('fresh', 3, 500, 200);
+    map.set('expired, after a fresh one', 4, 100, 0);
+    map.sweep(200, 50);
+    expect([...map.values()]).toEqual([2, 3, 4]);
+    map.sweep(200, 0);
+    expect([...map.values()]).toEqual([3, 4]);
+  });
+
+  it('a swept entry frees its weight for new entries', () => {
+    const map = new BoundedTtlMap<string, number>(2);
+    map.set('a', 1, 100, 0);
+    map.set('b', 2, 100, 0);
+    map.sweep(100, 0);
+    map.set('c', 3, 300, 200);
+    map.set('d', 4, 300, 200);
+    expect([...map.values()]).toEqual([3, 4]);
+  });
+});
