@@ -5,14 +5,19 @@ import { argv, env, execArgv, execPath } from 'node:process';
  * The V8 heap sizing the service is measured with (docs/performance.md). Left to its defaults on a machine with a lot
  * of memory, V8 grows the young generation to 64 MB per semi-space and lets garbage pile up in the old generation
  * for hundreds of megabytes before it collects, so an all-in-one process idling at ~220 MB went past 500 MB under
- * load. Live data stays well under 100 MB (the registry cache is bounded), so the old generation is capped at 3×
- * that; the small young generation costs a few percent of throughput on the hot paths.
+ * load. The small young generation costs a few percent of throughput on the hot paths.
+ *
+ * V8 keeps the pages a collection frees for its own reuse and gives them back only when told memory is short, which
+ * Node never does: a process's RSS follows its heap's high-water mark, not its live data. The old generation is
+ * capped at 144 MB, under which V8 collects sooner rather than letting the heap overshoot while marking: ~40 MB of
+ * code and modules, plus the registry cache at most ~90 MB when every bound is full (domain/registryCache.ts) and
+ * ~10–30 MB in practice since it forgets what can answer nothing.
  *
  * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own
  * factor let a 55 MB live set reach 85 MB first (a GC trace of the audit pages and the export), so the API's peak
  * RSS was ~25 MB higher for the same live data; the extra collections are ~10 ms each, a few per second at most.
  */
-export const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=192', '--heap-growing-percent=20'];
+export const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=144', '--heap-growing-percent=20'];
 
 /**
  * glibc gives every thread that allocates its own malloc arena (up to 8 per core) and keeps what is freed in each;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Not imported here: importing it re-executes the importing process, which is what it is for.
-const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=192', '--heap-growing-percent=20'];
+const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=144', '--heap-growing-percent=20'];
 const settingsModule = resolve(import.meta.dirname, '../../platform/serviceProcessSettings.ts');
 const scratch = await mkdtemp(join(tmpdir(), 'process-settings-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ describe('the service processes re-execute themselves with their settings before
     const started = await startedProcess({ NODE_COMPILE_CACHE: own, MALLOC_ARENA_MAX: '4' }, ['--heap-growing-percent=50']);
     expect(started.execArgv).toContain('--heap-growing-percent=50');
     expect(started.execArgv).not.toContain('--heap-growing-percent=20');
-    expect(started.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=192']));
+    expect(started.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=144']));
     expect(started.cache).toBe(own);
     expect(started.arenas).toBe('4');
     expect((await startedProcess({ NODE_DISABLE_COMPILE_CACHE: '1' })).cache).toBeUndefined();
