@@ -13,14 +13,4 @@ describe('BoundedTtlMap', () => {
     map.sweep(200, 0);
     expect([...map.values()]).toEqual([3, 4]);
   });
-
-  it('a swept entry frees its weight for new entries', () => {
-    const map = new BoundedTtlMap<string, number>(2);
-    map.set('a', 1, 100, 0);
-    map.set('b', 2, 100, 0);
-    map.sweep(100, 0);
-    map.set('c', 3, 300, 200);
-    map.set('d', 4, 300, 200);
-    expect([...map.values()]).toEqual([3, 4]);
-  });
 });
