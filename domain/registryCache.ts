@@ -387,19 +387,15 @@ export class RegistryCache {
 
   clear(): void {
     this.#generation += 1;
-    this.#keys.clear();
-    this.#missingKeys.clear();
-    this.#tenants.clear();
-    this.#slugs.clear();
-    this.#documents.clear();
-    this.#documentSlugs.clear();
-    this.#entitlementDocuments.clear();
-    this.#grants.clear();
-    this.#memberLists.clear();
-    this.#directories.clear();
+    for (const map of this.#entryMaps()) map.clear();
     this.#directoryReads.clear();
     this.#listings.clear();
     this.#catalogDocument = undefined;
+  }
+
+  /** The maps of single entries (every part but the scoped reads and the catalog), for what is done to all alike. */
+  #entryMaps(): Pick<BoundedTtlMap<string, never>, 'clear' | 'sweep'>[] {
+    return [this.#keys, this.#missingKeys, this.#tenants, this.#slugs, this.#documents, this.#documentSlugs, this.#entitlementDocuments, this.#grants, this.#memberLists, this.#directories];
   }
 
   /** How many entries each part holds, expired ones not yet swept included (for the metrics). */
@@ -425,9 +421,7 @@ export class RegistryCache {
    */
   sweep(): void {
     const now = this.#now();
-    for (const map of [this.#keys, this.#missingKeys, this.#tenants, this.#slugs, this.#documents, this.#documentSlugs, this.#entitlementDocuments, this.#grants, this.#memberLists, this.#directories]) {
-      map.sweep(now, this.staleIfErrorMs);
-    }
+    for (const map of this.#entryMaps()) map.sweep(now, this.staleIfErrorMs);
     this.#directoryReads.sweep(now);
     this.#listings.sweep(now);
     if (this.#catalogDocument && this.#catalogDocument.expiresAt <= now) this.#catalogDocument = undefined;
