@@ -1,11 +1,17 @@
 import { resolve } from 'node:path';
 import { argv, env, execArgv, execPath } from 'node:process';
 
+/** What a service process is started with: V8's heap flags and glibc's malloc settings (read by glibc at start). */
+export interface ServiceProcessSettings {
+  v8Flags: readonly string[];
+  malloc: Readonly<Record<string, string>>;
+}
+
 /**
- * The V8 heap sizing the service is measured with (docs/performance.md). Left to its defaults on a machine with a lot
- * of memory, V8 grows the young generation to 64 MB per semi-space and lets garbage pile up in the old generation
- * for hundreds of megabytes before it collects, so an all-in-one process idling at ~220 MB went past 500 MB under
- * load. The small young generation costs a few percent of throughput on the hot paths.
+ * The API's settings, as the service is measured with them (docs/performance.md). Left to its defaults on a machine
+ * with a lot of memory, V8 grows the young generation to 64 MB per semi-space and lets garbage pile up in the old
+ * generation for hundreds of megabytes before it collects, so an all-in-one process idling at ~220 MB went past
+ * 500 MB under load. The small young generation costs a few percent of throughput on the hot paths.
  *
  * V8 keeps the pages a collection frees for its own reuse and gives them back only when told memory is short, which
  * Node never does: a process's RSS follows its heap's high-water mark, not its live data. The old generation is
@@ -16,15 +22,28 @@ import { argv, env, execArgv, execPath } from 'node:process';
  * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own
  * factor let a 55 MB live set reach 85 MB first (a GC trace of the audit pages and the export), so the API's peak
  * RSS was ~25 MB higher for the same live data; the extra collections are ~10 ms each, a few per second at most.
+ *
+ * glibc gives every thread that allocates its own malloc arena (up to 8 per core) and keeps what is freed in each;
+ * V8's helper threads and libuv's pool are many threads. Two arenas hold the process's native memory together.
  */
-export const SERVICE_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=144', '--heap-growing-percent=20'];
+export const API_PROCESS_SETTINGS: ServiceProcessSettings = {
+  v8Flags: ['--max-semi-space-size=8', '--max-old-space-size=144', '--heap-growing-percent=20'],
+  malloc: { MALLOC_ARENA_MAX: '2' },
+};
 
 /**
- * glibc gives every thread that allocates its own malloc arena (up to 8 per core) and keeps what is freed in each;
- * the worker's Rust runtime, V8's helper threads and libuv's pool are many threads. Two arenas hold the process's
- * native memory together. Read by glibc at start, hence set here too; an operator's own value stands.
+ * The worker's settings. It runs two V8 isolates (its main thread, and Temporal's workflow thread), each with a
+ * young generation of its own, and its throughput is the tenant actors' (tens of commands a second), not a hot
+ * path's: 2 MB semi-spaces keep ~20 MB fewer heap pages resident than the API's 8 MB. Temporal's Rust core, the
+ * workflow thread and libuv's pool allocate natively; glibc's dynamic thresholds let freed memory stay in the arenas
+ * after a burst of large messages, so the thresholds are fixed at glibc's own defaults (128 KB): a large block is
+ * mapped and unmapped, and a free top of an arena is given back. Measured on the benchmark's Temporal rows: the
+ * worker's peak RSS 247 MB with the API's settings, 224 MB with these (docs/performance.md).
  */
-export const SERVICE_MALLOC_ARENA_MAX = '2';
+export const WORKER_PROCESS_SETTINGS: ServiceProcessSettings = {
+  v8Flags: ['--max-semi-space-size=2', '--max-old-space-size=144', '--heap-growing-percent=20'],
+  malloc: { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072' },
+};
 
 /**
  * Node's compile cache (NODE_COMPILE_CACHE): the modules' type-stripped source and V8 code, written by the first start
@@ -41,21 +60,22 @@ const optionName = (flag: string) => flag.split('=')[0]!.replaceAll('_', '-');
 
 /**
  * Node takes heap sizes only at start, from its command line or NODE_OPTIONS, and the compile cache and glibc read
- * their settings from the environment at start. An entry point imports this module first and its other modules
- * afterwards (dynamically): unless the operator already chose each setting, this module replaces the process with
- * itself plus the settings before anything else is loaded — process.execve keeps the pid, stdio and environment, so
- * to supervisors and `kill` it is the same process. TENANT_REGISTRY_V8_FLAGS=off leaves the process as started.
+ * their settings from the environment at start. An entry point imports only this module statically, calls this, and
+ * loads its other modules afterwards (dynamically): unless the operator already chose each setting, this replaces
+ * the process with itself plus the settings before anything else is loaded — process.execve keeps the pid, stdio and
+ * environment, so to supervisors and `kill` it is the same process. An operator's heap flag, malloc variable,
+ * GLIBC_TUNABLES (then no malloc variable is added) or compile cache choice stands; TENANT_REGISTRY_V8_FLAGS=off
+ * leaves the process as started.
  */
-function applyServiceProcessSettings(): void {
+export function applyServiceProcessSettings(wanted: ServiceProcessSettings): void {
   if (env.TENANT_REGISTRY_V8_FLAGS === 'off' || env.TENANT_REGISTRY_V8_FLAGS_APPLIED === '1') return;
   if (typeof process.execve !== 'function') return;
   const given = new Set([...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].filter(Boolean).map(optionName));
-  const missing = SERVICE_V8_FLAGS.filter((flag) => !given.has(optionName(flag)));
+  const missing = wanted.v8Flags.filter((flag) => !given.has(optionName(flag)));
   const settings: Record<string, string> = {};
-  if (env.MALLOC_ARENA_MAX === undefined) settings.MALLOC_ARENA_MAX = SERVICE_MALLOC_ARENA_MAX;
+  if (env.GLIBC_TUNABLES === undefined) for (const [name, value] of Object.entries(wanted.malloc)) if (env[name] === undefined) settings[name] = value;
   if (env.NODE_COMPILE_CACHE === undefined && env.NODE_DISABLE_COMPILE_CACHE === undefined) settings.NODE_COMPILE_CACHE = serviceCompileCacheDir();
   if (missing.length === 0 && Object.keys(settings).length === 0) return;
   process.execve(execPath, [execPath, ...missing, ...execArgv, ...argv.slice(1)], { ...env, ...settings, TENANT_REGISTRY_V8_FLAGS_APPLIED: '1' });
 }
 
-applyServiceProcessSettings();
