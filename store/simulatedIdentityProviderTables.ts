@@ -137,20 +137,35 @@ export async function replaceUserAttributes(
   return rows.length > 0;
 }
 
-export function membershipsOfUser(
-  sql: Sql,
-  userId: string,
-): Promise<{ id: string; alias: string; name: string; org_attributes: Record<string, string[]>; user_attributes: Record<string, string[]> }[]> {
-  return run(
+/** One organization of a user, with the user's attributes (org_roles among them). */
+export interface UserOrganizationRow {
+  user_id: string;
+  id: string;
+  alias: string;
+  name: string;
+  org_attributes: Record<string, string[]>;
+  user_attributes: Record<string, string[]>;
+}
+
+/** The organizations of each of these users, by alias, in one statement (users without any are left out). */
+export async function membershipsOfUsers(sql: Sql, userIds: string[]): Promise<Map<string, UserOrganizationRow[]>> {
+  const rows = await run<UserOrganizationRow>(
     sql,
-    'memberships_of_user',
-    `select o.id, o.alias, o.name, o.attributes as org_attributes, u.attributes as user_attributes
+    'memberships_of_users',
+    `select m.user_id, o.id, o.alias, o.name, o.attributes as org_attributes, u.attributes as user_attributes
        from idp_sim_memberships m
        join idp_sim_organizations o on o.id = m.organization_id
        join idp_sim_users u on u.id = m.user_id
-      where m.user_id = $1 order by o.alias`,
-    [userId],
+      where m.user_id = any ($1::uuid[]) order by m.user_id, o.alias`,
+    [userIds],
   );
+  const byUser = new Map<string, UserOrganizationRow[]>();
+  for (const row of rows) {
+    const organizations = byUser.get(row.user_id);
+    if (organizations) organizations.push(row);
+    else byUser.set(row.user_id, [row]);
+  }
+  return byUser;
 }
 
 /** The invited user and actions behind an action link the simulator issued. */
@@ -223,10 +238,21 @@ export interface FaultScope {
 }
 
 /**
+ * The steps at which some fault is armed (null: a fault at any provisioning step). The table is empty but for tests
+ * and drills, and this is what an operation pays then: `takeFault` below is planned afresh at every call (its null
+ * parameters fold whole branches away, so a custom plan always looks cheaper than the generic one), 0.22 ms of
+ * PostgreSQL's time for one probe of an empty table, most of what a user's memberships cost it (docs/performance.md).
+ */
+export async function armedFaultSteps(sql: Sql): Promise<Set<string | null>> {
+  const rows = await run<{ step: string | null }>(sql, 'armed_fault_steps', 'select distinct step from idp_sim_faults', []);
+  return new Set(rows.map((row) => row.step));
+}
+
+/**
  * Takes the oldest matching fault, counting it down and deleting it when spent, in one statement. The row lock
  * serialises concurrent callers so a fault injected for N calls fails exactly N. The organizations' aliases are
  * looked up in the same statement, one index lookup per way of naming them, and only when a fault scoped to a tenant
- * is there to compare them with: without injected faults this costs one probe of an empty table.
+ * is there to compare them with.
  */
 export async function takeFault(sql: Sql, step: FaultStep, isProvisioningStep: boolean, actsFor: FaultScope): Promise<FaultKind | undefined> {
   const { subject } = actsFor;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
 import {
@@ -11,6 +11,7 @@ import {
   seedForeignUser,
 } from '../../store/simulatorControl.ts';
 import { openOrm, type Orm } from '../../store/orm.ts';
+import { nativePool } from '../../store/nativePool.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
 const BASE_URL = 'http://127.0.0.1:8080';
@@ -306,6 +307,34 @@ describe('SimulatedIdentityProvider', () => {
   it('memberships of an unknown user is an empty list', async () => {
     expect(await idp.memberships(randomUUID())).toEqual([]);
     expect(await idp.memberships('not-a-keycloak-id')).toEqual([]);
+  });
+
+  it('memberships asked together share one look at the armed faults and one read of the organizations', async () => {
+    const tenants = [newTenant(), newTenant(), newTenant()];
+    const users: string[] = [];
+    for (const tenant of tenants) users.push((await provision(tenant)).userId);
+    const pool = await nativePool(orm);
+    const sent = vi.spyOn(pool, 'query');
+    try {
+      const answers = await Promise.all(users.map((userId) => idp.memberships(userId)));
+      expect(answers.map((memberships) => memberships.map((m) => m.tenantId))).toEqual(tenants.map((t) => [t.tenantId]));
+      // Another file may arm a tenant-scoped fault at this step meanwhile; its match runs then, and is no read of these.
+      const names = sent.mock.calls.map(([statement]) => (typeof statement === 'string' ? statement : (statement as { name: string }).name));
+      expect(names.filter((name) => name !== 'idp_sim_take_fault')).toEqual(['idp_sim_armed_fault_steps', 'idp_sim_memberships_of_users']);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('an operation at a step no fault is armed at looks at the armed faults only, never matching one', async () => {
+    const pool = await nativePool(orm);
+    const sent = vi.spyOn(pool, 'query');
+    try {
+      await idp.ping();
+      expect(sent.mock.calls.map(([statement]) => (statement as { name: string }).name)).toEqual(['idp_sim_armed_fault_steps', 'idp_sim_ping']);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it('listTenantUserIds is empty for a tenant without an organization', async () => {
