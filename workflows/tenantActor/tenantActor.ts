@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -53,6 +54,14 @@ import {
 /** Keeps each run's history small; a long-lived actor continues as new well before Temporal's own suggestion. */
 const MAX_COMMANDS_PER_RUN = 200;
 /**
+ * A run whose history has reached this many events continues as new once nothing is queued. A worker that no longer
+ * holds an actor (it caches WORKER_MAX_CACHED_WORKFLOWS) replays the whole run before the command that woke it, at
+ * ~2 ms of its CPU an event: a run of MAX_COMMANDS_PER_RUN commands took seconds (docs/performance.md).
+ */
+const HISTORY_EVENTS_PER_RUN = 100;
+/** The patch of runs bounded by HISTORY_EVENTS_PER_RUN; a run started before it replays without (workflowReplay.test.ts). */
+const SHORT_RUNS = 'short-runs';
+/**
  * Backoff of a failing claims push, retried until it succeeds, and of a member sync failing for an unavailable
  * provider: 5 s doubling, at most 10 minutes apart.
  */
@@ -74,6 +83,8 @@ export class TenantActor {
   readonly state: TenantActorState;
   readonly #queue: TenantActorCommand[];
   #handled = 0;
+  /** Whether this run is bounded by HISTORY_EVENTS_PER_RUN (the SHORT_RUNS patch); decided as the run starts. */
+  #shortRun = false;
   /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
   #timelineStale = true;
   /**
@@ -171,8 +182,11 @@ export class TenantActor {
   async run(): Promise<void> {
     // The command that made the timeline stale: the read that follows is traced under it (commandSpan.ts).
     let staleAfter: TenantActorCommand | undefined;
+    this.#shortRun = patched(SHORT_RUNS);
     for (;;) {
-      if (this.#timelineStale) {
+      // A short run about to continue as new leaves the timeline to the next run, which starts by reading it.
+      const leaving = this.#shortRun && this.#queue.length === 0 && this.#shouldContinueAsNew();
+      if (this.#timelineStale && !leaving) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
         if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync && !this.state.directorySync) {
@@ -415,7 +429,9 @@ export class TenantActor {
   }
 
   #shouldContinueAsNew(): boolean {
-    return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
+    const { historyLength, continueAsNewSuggested } = workflowInfo();
+    const long = this.#shortRun && historyLength >= (this.#input.historyEventsPerRun ?? HISTORY_EVENTS_PER_RUN);
+    return long || this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || continueAsNewSuggested;
   }
 
   #outcomeId(what: string): string {

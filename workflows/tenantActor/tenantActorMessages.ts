@@ -62,6 +62,8 @@ export interface TenantActorInput {
   pending?: TenantActorCommand[];
   /** Commands handled before continuing as new; default 200. */
   maxCommandsPerRun?: number;
+  /** History events of a run before it continues as new once nothing is queued; default 100. */
+  historyEventsPerRun?: number;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import proto from '@temporalio/proto';
 import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../../store/simulatorControl.ts';
 import { actorStateQuery, resendInviteSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
+
+const { EventType } = proto.temporal.api.enums.v1;
 
 let stack: ActorStack;
 beforeAll(async () => {
@@ -260,6 +263,35 @@ describe('a long-lived tenant actor', () => {
     expect(latest.runId).not.toBe(first.runId);
     const after = await client.workflow.getHandle(workflowId).query(actorStateQuery);
     expect(after).toMatchObject({ provisioning: 'succeeded', runs: 1, userId: users[0]!.id });
+  });
+
+  it('continues as new once its history reaches its bound and nothing is queued, keeping its state and serving later commands', async () => {
+    const { tenantId, email } = await createTenant();
+    const client = stack.dispatcher.client;
+    const workflowId = tenantActorWorkflowId(tenantId);
+    await client.workflow.getHandle(workflowId).terminate('test: restart with a small history bound');
+    const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
+    const HISTORY_BOUND = 30;
+    await client.workflow.start('tenantActorWorkflow', {
+      workflowId,
+      taskQueue: stack.taskQueue,
+      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 }, state: { provisioning: 'succeeded', runs: 1, userId: users[0]!.id }, historyEventsPerRun: HISTORY_BOUND }],
+    });
+    const handle = client.workflow.getHandle(workflowId);
+    const started = await handle.describe();
+    // Each resend is a command of ~10 events: the bound is crossed by the third at the latest.
+    for (let i = 0; i < 3; i++) {
+      await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`);
+      await eventually(async () => (await capturedEmails(stack.service.orm, email)).length === 2 + i, 10_000, `resend ${i + 1}`);
+    }
+    await eventually(async () => (await handle.describe()).runId !== started.runId, 10_000, 'the next run');
+    const closed = (await client.workflow.getHandle(workflowId, started.runId).fetchHistory()).events ?? [];
+    expect(closed.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+    expect(closed.length).toBeGreaterThanOrEqual(HISTORY_BOUND);
+    expect(await handle.query(actorStateQuery)).toMatchObject({ provisioning: 'succeeded', runs: 1, userId: users[0]!.id });
+    // The next run serves the next command.
+    await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`);
+    await eventually(async () => (await capturedEmails(stack.service.orm, email)).length === 5, 10_000, 'a resend by the next run');
   });
 
   it("handles the commands a run carried over to the next, an operator's with who asked", async () => {
