@@ -298,7 +298,7 @@ export function createTenantActorActivities(deps: {
   const ensureMembership = (organizationId: string, userId: string) =>
     providerStep('membership', () => asActivityFailure(() => idp.ensureMembership(organizationId, userId)));
   /**
-   * Sends the invite once per provisioning run (`runKey`, the run's outcome id; see InviteLedger): a re-run of a run
+   * Sends the invite once per provisioning run (`runKey`, see ProviderStepsRequest and InviteLedger): a re-run of a run
    * that sent answers `alreadySent` and no link, instead of mailing the administrator again.
    */
   const sendInvite = (userId: string, tenantId?: string, runKey?: string, link?: InviteLink): Promise<{ inviteUrl?: string; alreadySent?: true }> =>

@@ -52,7 +52,7 @@ export interface ProviderStepsRequest {
   organizationName: string;
   adminEmail: string;
   adminName?: string;
-  /** The provisioning run's outcome id: the invite ledger's key, so a run mails its invite once. */
+  /** The invite ledger's key, so a provisioning run mails its invite once: the actor's first run and the run's count. */
   runKey: string;
   /** The actor's time when the run began: the administrator's invitation expires counting from it. */
   asOf?: number;

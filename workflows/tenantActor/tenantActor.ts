@@ -62,6 +62,12 @@ const HISTORY_EVENTS_PER_RUN = 100;
 /** The patch of runs bounded by HISTORY_EVENTS_PER_RUN; a run started before it replays without (workflowReplay.test.ts). */
 const SHORT_RUNS = 'short-runs';
 /**
+ * The patch keying a provisioning's invite by the actor's first run and the tenant's provisioning count, instead of
+ * by the command's place in the run: a workflow task lost with its worker after the e-mail forgets the update that
+ * asked, and the outbox's later signal may come after other commands (docs/decisions.md).
+ */
+const STABLE_INVITE_KEY = 'stable-invite-key';
+/**
  * Backoff of a failing claims push, retried until it succeeds, and of a member sync failing for an unavailable
  * provider: 5 s doubling, at most 10 minutes apart.
  */
@@ -452,7 +458,8 @@ export class TenantActor {
         return;
       }
       const organizationName = organizationNameOf(tenant);
-      const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey: this.#outcomeId('provision'), asOf: Date.now() };
+      const runKey = patched(STABLE_INVITE_KEY) ? `${workflowInfo().firstExecutionRunId}:provision:${state.runs}` : this.#outcomeId('provision');
+      const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey, asOf: Date.now() };
       const ran = await this.#runProviderSteps(request);
       if ('failure' in ran) {
         state.provisioning = 'failed';
