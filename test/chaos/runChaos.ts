@@ -171,12 +171,14 @@ const fault = async (at: number, what: string, action: () => Promise<void>) => {
   await action();
   lastFaultAt = Date.now();
 };
-const workerKilledAt: number[] = [];
+/** When each killed worker died and when its successor started; between the two no worker runs. */
+const workerOutages: { killedAt: number; restartedAt: number }[] = [];
 const killWorker = async (restartAfterMs: number) => {
   worker.kill('SIGKILL');
-  workerKilledAt.push(Date.now());
+  const killedAt = Date.now();
   await sleep(restartAfterMs);
   worker = startProcess('worker/main.ts');
+  workerOutages.push({ killedAt, restartedAt: Date.now() });
 };
 
 const loadStart = Date.now();
@@ -294,11 +296,15 @@ const notProvisioned = existing.filter((s) => s.invitesSent === 0 || s.organizat
 /**
  * Invite e-mails are sent at least once (docs/reliability.md): a worker killed after the provider sent the e-mail and
  * before the invite ledger recorded it sends it again on the re-run. A second e-mail is that case only when the first
- * went out before a kill of the worker, the second after it, and the ledger's record came after the kill.
+ * went out before the killed worker's successor started, the second after, and the ledger's record came after the kill.
+ * The first may be stamped after the kill itself: PostgreSQL runs an insert the worker wrote just before it died.
  */
 const resentAcrossKill = (s: TenantState) =>
   s.emails === 2 &&
-  workerKilledAt.some((kill) => s.emailTimes[0]! <= kill && s.emailTimes[1]! > kill && (s.ledgerAt === undefined || s.ledgerAt > kill));
+  workerOutages.some(
+    ({ killedAt, restartedAt }) =>
+      s.emailTimes[0]! < restartedAt && s.emailTimes[1]! > restartedAt && (s.ledgerAt === undefined || s.ledgerAt > killedAt),
+  );
 const twice = existing.filter((s) => s.organizations > 1 || s.users > 1 || s.invitesSent > 1 || (s.emails > 1 && !resentAcrossKill(s)));
 const resent = existing.filter((s) => s.emails > 1 && resentAcrossKill(s));
 const appendedRows = await q<{ action: string }>(`select action from audit_events where action = any($1)`, [acknowledgedAppends]);
