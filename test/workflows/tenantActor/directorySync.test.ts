@@ -92,7 +92,8 @@ describe("a directory's deprovisioning under provider faults", () => {
     }
     await eventually(async () => (await memberOf(tenant.id, email)) === undefined, 15_000, 'the member removed');
     await eventually(async () => (await providerUser(email))?.enabled === false, 10_000, 'the provider user disabled');
-    expect((await sql('select count(*)::int as n from directory_users where id = ?', [scimUserId]))[0]!.n).toBe(0);
+    // The SCIM user is forgotten after the provider's step, in the same activity: a loaded machine can show the gap.
+    await eventually(async () => (await sql('select count(*)::int as n from directory_users where id = ?', [scimUserId]))[0]!.n === 0, 10_000, 'the SCIM user forgotten');
   }, 60_000);
 
   it('a deletion whose provider step fails for a kind that needs an operator waits in the actor state without a timer; the operator\'s retry completes it', async () => {

@@ -123,7 +123,11 @@ describe("a member's sync", () => {
 
     const failure = await eventually(async () => (await stateOf(tenant.tenantId)).memberSync?.[userId], 20_000, 'the failure in the state');
     expect(failure).toMatchObject({ kind: 'unavailable', attempts: 1, retryAt: expect.any(String) });
-    const [event, ...more] = await failuresOf(tenant.tenantId);
+    // The actor keeps the failure in its state before the audit append's local activity ends; a query can land between.
+    const [event, ...more] = await eventually(async () => {
+      const failures = await failuresOf(tenant.tenantId);
+      return failures.length > 0 ? failures : undefined;
+    }, 10_000, 'the failure audited');
     expect(more).toEqual([]);
     expect(event).toMatchObject({ actor_type: 'system', target_id: userId, metadata: { user_id: userId, kind: 'unavailable', message: expect.stringContaining('503') } });
 
@@ -143,7 +147,10 @@ describe("a member's sync", () => {
 
     const failure = await eventually(async () => (await stateOf(tenant.tenantId)).memberSync?.[userId], 20_000, 'the failure in the state');
     expect(failure).toEqual({ kind: 'unauthorized', attempts: 1, message: expect.stringContaining('401') });
-    const events = await failuresOf(tenant.tenantId);
+    const events = await eventually(async () => {
+      const failures = await failuresOf(tenant.tenantId);
+      return failures.length > 0 ? failures : undefined;
+    }, 10_000, 'the failure audited');
     expect(events).toEqual([expect.objectContaining({ metadata: expect.objectContaining({ user_id: userId, kind: 'unauthorized' }) })]);
     // No timer retries it: only an operator can tell the cause is gone.
     await new Promise((resolve) => setTimeout(resolve, 6_000));
