@@ -59,7 +59,11 @@ const MAX_COMMANDS_PER_RUN = 200;
  * ~2 ms of its CPU an event: a run of MAX_COMMANDS_PER_RUN commands took seconds (docs/performance.md).
  */
 const HISTORY_EVENTS_PER_RUN = 100;
-/** The patch of runs bounded by HISTORY_EVENTS_PER_RUN; a run started before it replays without (workflowReplay.test.ts). */
+/**
+ * The patch of runs bounded by HISTORY_EVENTS_PER_RUN; a run started before it replays without (workflowReplay.test.ts).
+ * Asked only where its answer matters, and a run it continues says so in its input: Temporal's core writes a search
+ * attribute (TemporalChangeVersion) the first time a run meets a patch, a visibility write each (docs/performance.md).
+ */
 const SHORT_RUNS = 'short-runs';
 /**
  * The patch keying a provisioning's invite by the actor's first run and the tenant's provisioning count, instead of
@@ -89,8 +93,6 @@ export class TenantActor {
   readonly state: TenantActorState;
   readonly #queue: TenantActorCommand[];
   #handled = 0;
-  /** Whether this run is bounded by HISTORY_EVENTS_PER_RUN (the SHORT_RUNS patch); decided as the run starts. */
-  #shortRun = false;
   /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
   #timelineStale = true;
   /**
@@ -188,10 +190,9 @@ export class TenantActor {
   async run(): Promise<void> {
     // The command that made the timeline stale: the read that follows is traced under it (commandSpan.ts).
     let staleAfter: TenantActorCommand | undefined;
-    this.#shortRun = patched(SHORT_RUNS);
     for (;;) {
       // A short run about to continue as new leaves the timeline to the next run, which starts by reading it.
-      const leaving = this.#shortRun && this.#queue.length === 0 && this.#shouldContinueAsNew();
+      const leaving = this.#queue.length === 0 && this.#shouldContinueAsNew() && this.#shortRun();
       if (this.#timelineStale && !leaving) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
@@ -201,7 +202,8 @@ export class TenantActor {
         }
       }
       const wakeAt = this.#nextWakeAt();
-      const ready = () => this.#queue.length > 0 || this.#shouldContinueAsNew();
+      // With nothing queued the history grows only by what wakes the loop, so a long idle run is `leaving` already.
+      const ready = () => this.#queue.length > 0 || leaving || this.#commandsSpent();
       if (wakeAt === undefined) await condition(ready);
       else if (!(await condition(ready, Math.max(1, wakeAt - Date.now())))) {
         staleAfter = undefined;
@@ -211,7 +213,8 @@ export class TenantActor {
       // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
       if (this.#queue.length === 0) {
         await condition(allHandlersFinished);
-        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue });
+        const shortRuns = this.#input.shortRuns === true || leaving;
+        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue, ...(shortRuns ? { shortRuns } : {}) });
       }
       const command = this.#queue.shift()!;
       this.#handled += 1;
@@ -435,9 +438,18 @@ export class TenantActor {
   }
 
   #shouldContinueAsNew(): boolean {
-    const { historyLength, continueAsNewSuggested } = workflowInfo();
-    const long = this.#shortRun && historyLength >= (this.#input.historyEventsPerRun ?? HISTORY_EVENTS_PER_RUN);
-    return long || this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || continueAsNewSuggested;
+    const long = workflowInfo().historyLength >= (this.#input.historyEventsPerRun ?? HISTORY_EVENTS_PER_RUN);
+    return this.#commandsSpent() || (long && this.#shortRun());
+  }
+
+  /** The run has handled its budget of commands, or Temporal suggests continuing (a history near its limits). */
+  #commandsSpent(): boolean {
+    return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
+  }
+
+  /** Whether this run is bounded by HISTORY_EVENTS_PER_RUN and leaves its timeline to the next (the SHORT_RUNS patch). */
+  #shortRun(): boolean {
+    return this.#input.shortRuns === true || patched(SHORT_RUNS);
   }
 
   #outcomeId(what: string): string {

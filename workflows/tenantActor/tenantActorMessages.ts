@@ -64,6 +64,8 @@ export interface TenantActorInput {
   maxCommandsPerRun?: number;
   /** History events of a run before it continues as new once nothing is queued; default 100. */
   historyEventsPerRun?: number;
+  /** Set by a run bounded by its history for the run it continues as: that one need not ask the patch again. */
+  shortRuns?: true;
 }
 
 /**
