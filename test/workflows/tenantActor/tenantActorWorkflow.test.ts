@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import proto from '@temporalio/proto';
 import { capturedEmails, clearFaults, injectFault, seedForeignOrganization, seedForeignUser } from '../../../store/simulatorControl.ts';
-import { actorStateQuery, resendInviteSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
+import { actorStateQuery, resendInviteSignal, tenantActorWorkflowId, type TenantActorInput } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
@@ -247,21 +247,29 @@ describe('GET /readyz with the actor stack', () => {
 });
 
 describe('a long-lived tenant actor', () => {
-  it('continues as new after its command budget, keeping its state and serving later signals', async () => {
-    const { tenantId, email } = await createTenant();
+  /**
+   * Replaces a provisioned tenant's actor with a run started as continue-as-new would start it, with `overrides`
+   * (a small budget or bound, carried commands): the provider's user id comes from the simulated provider.
+   */
+  async function restartProvisionedActor(tenantId: string, email: string, reason: string, overrides: Partial<TenantActorInput>) {
     const client = stack.dispatcher.client;
     const workflowId = tenantActorWorkflowId(tenantId);
-    const first = await client.workflow.getHandle(workflowId).describe();
-    // Restart the actor with a budget of two commands so continue-as-new happens within the test.
-    await client.workflow.getHandle(workflowId).terminate('test: restart with a small command budget');
-    const state = { provisioning: 'succeeded' as const, runs: 1, userId: undefined };
+    await client.workflow.getHandle(workflowId).terminate(`test: ${reason}`);
     const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
+    const userId = users[0]!.id as string;
     await client.workflow.start('tenantActorWorkflow', {
       workflowId,
       taskQueue: stack.taskQueue,
-      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 }, state: { ...state, userId: users[0]!.id }, maxCommandsPerRun: 2 }],
+      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 }, state: { provisioning: 'succeeded', runs: 1, userId }, ...overrides }],
     });
-    const handle = client.workflow.getHandle(workflowId);
+    return { client, workflowId, userId, handle: client.workflow.getHandle(workflowId) };
+  }
+
+  it('continues as new after its command budget, keeping its state and serving later signals', async () => {
+    const { tenantId, email } = await createTenant();
+    const first = await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).describe();
+    // Restart the actor with a budget of two commands so continue-as-new happens within the test.
+    const { client, workflowId, userId, handle } = await restartProvisionedActor(tenantId, email, 'restart with a small command budget', { maxCommandsPerRun: 2 });
     const started = await handle.describe();
     for (let i = 0; i < 3; i++) {
       await stack.service.request('POST', `/v1/tenants/${tenantId}/idp/resend-invite`);
@@ -273,22 +281,13 @@ describe('a long-lived tenant actor', () => {
     });
     expect(latest.runId).not.toBe(first.runId);
     const after = await client.workflow.getHandle(workflowId).query(actorStateQuery);
-    expect(after).toMatchObject({ provisioning: 'succeeded', runs: 1, userId: users[0]!.id });
+    expect(after).toMatchObject({ provisioning: 'succeeded', runs: 1, userId });
   });
 
   it('continues as new once its history reaches its bound and nothing is queued, keeping its state and serving later commands', async () => {
     const { tenantId, email } = await createTenant();
-    const client = stack.dispatcher.client;
-    const workflowId = tenantActorWorkflowId(tenantId);
-    await client.workflow.getHandle(workflowId).terminate('test: restart with a small history bound');
-    const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
     const HISTORY_BOUND = 30;
-    await client.workflow.start('tenantActorWorkflow', {
-      workflowId,
-      taskQueue: stack.taskQueue,
-      args: [{ tenantId, retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 }, state: { provisioning: 'succeeded', runs: 1, userId: users[0]!.id }, historyEventsPerRun: HISTORY_BOUND }],
-    });
-    const handle = client.workflow.getHandle(workflowId);
+    const { client, workflowId, userId, handle } = await restartProvisionedActor(tenantId, email, 'restart with a small history bound', { historyEventsPerRun: HISTORY_BOUND });
     const started = await handle.describe();
     // Each resend is a command of ~10 events: the bound is crossed by the third at the latest.
     for (let i = 0; i < 3; i++) {
@@ -299,7 +298,7 @@ describe('a long-lived tenant actor', () => {
     const closed = (await client.workflow.getHandle(workflowId, started.runId).fetchHistory()).events ?? [];
     expect(closed.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
     expect(closed.length).toBeGreaterThanOrEqual(HISTORY_BOUND);
-    expect(await handle.query(actorStateQuery)).toMatchObject({ provisioning: 'succeeded', runs: 1, userId: users[0]!.id });
+    expect(await handle.query(actorStateQuery)).toMatchObject({ provisioning: 'succeeded', runs: 1, userId });
     // The patch is asked only as the run leaves (each first meeting costs Temporal a search attribute write)...
     const patchMarkers = (events: typeof closed) => events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map((e) => Number(e.eventId));
     expect(patchMarkers(closed)).toEqual([closed.length - 2]);
@@ -317,19 +316,8 @@ describe('a long-lived tenant actor', () => {
 
   it("handles the commands a run carried over to the next, an operator's with who asked", async () => {
     const { tenantId, email } = await createTenant();
-    const client = stack.dispatcher.client;
-    const workflowId = tenantActorWorkflowId(tenantId);
-    await client.workflow.getHandle(workflowId).terminate('test: restart as continue-as-new would, with a command pending');
-    const users = await stack.service.orm.em.fork().execute(`select id from idp_sim_users where email = ?`, [email]);
-    await client.workflow.start('tenantActorWorkflow', {
-      workflowId,
-      taskQueue: stack.taskQueue,
-      args: [{
-        tenantId,
-        retry: { initialIntervalMs: 100, backoffCoefficient: 2, maximumIntervalMs: 400, maximumAttempts: 3 },
-        state: { provisioning: 'succeeded', runs: 1, userId: users[0]!.id },
-        pending: [{ kind: 'resendInvite', requestedBy: 'ops-console', note: 'carried@example.com', requestedVia: 'api' }],
-      }],
+    await restartProvisionedActor(tenantId, email, 'restart as continue-as-new would, with a command pending', {
+      pending: [{ kind: 'resendInvite', requestedBy: 'ops-console', note: 'carried@example.com', requestedVia: 'api' }],
     });
     const resent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent')).find((e) => e.metadata.resend === true), 10_000, 'the carried resend');
     expect(resent!.metadata).toMatchObject({ requested_by: 'ops-console', note: 'carried@example.com', requested_via: 'api' });
