@@ -66,9 +66,9 @@ const HISTORY_EVENTS_PER_RUN = 100;
  */
 const SHORT_RUNS = 'short-runs';
 /**
- * The patch keying a provisioning's invite by the actor's first run and the tenant's provisioning count, instead of
- * by the command's place in the run: a workflow task lost with its worker after the e-mail forgets the update that
- * asked, and the outbox's later signal may come after other commands (docs/decisions.md).
+ * The patch keying a provisioning's invite and its outcome event by the actor's first run and the tenant's
+ * provisioning count, instead of by the command's place in the run: a workflow task lost with its worker after the
+ * e-mail forgets the update that asked, and the redo may come after other commands (docs/decisions.md).
  */
 const STABLE_INVITE_KEY = 'stable-invite-key';
 /**
@@ -470,7 +470,7 @@ export class TenantActor {
         return;
       }
       const organizationName = organizationNameOf(tenant);
-      const runKey = patched(STABLE_INVITE_KEY) ? `${workflowInfo().firstExecutionRunId}:provision:${state.runs}` : this.#outcomeId('provision');
+      const runKey = this.#provisioningKey();
       const request = { tenantId, slug: tenant.slug, organizationName, adminEmail, adminName: tenant.adminName ?? undefined, runKey, asOf: Date.now() };
       const ran = await this.#runProviderSteps(request);
       if ('failure' in ran) {
@@ -488,9 +488,17 @@ export class TenantActor {
     }
     // Recorded outside the steps' try: the outcome stands whatever recording it takes.
     const outcome: RecordedOutcome = state.provisioning === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', ...state.failure! };
-    const outcomeId = this.#outcomeId('provision');
+    const outcomeId = this.#provisioningKey();
     const context = this.#outcomeContext(request);
     await this.#stored('recordProvisioningOutcome', () => this.#localStore.recordProvisioningOutcome(tenantId, outcome, outcomeId, false, context));
+  }
+
+  /**
+   * The key of the provisioning under way, for its invite (the ledger) and its outcome event alike: the same when a
+   * lost workflow task has it redone after other commands (see the STABLE_INVITE_KEY patch), new with each retry.
+   */
+  #provisioningKey(): string {
+    return patched(STABLE_INVITE_KEY) ? `${workflowInfo().firstExecutionRunId}:provision:${this.state.runs}` : this.#outcomeId('provision');
   }
 
   /**
@@ -548,7 +556,9 @@ export class TenantActor {
     const sent = done?.status === 'sent' ? done : undefined;
     const recorded = outcome.status === 'failed' ? { status: 'failed' as const, kind: outcome.kind, step: outcome.step, message: outcome.message } : { status: 'sent' as const };
     const context = sent ? { userId: sent.userId, organizationId: sent.organizationId, sendCount: sent.sendCount } : {};
-    const outcomeId = this.#outcomeId(`invitation:${invitationId}`);
+    // A send is keyed by the secret it mailed (its send count), as the ledger keys the e-mail: a send redone after a
+    // lost workflow task, or handed off twice, appends no second event. A failure is one per command.
+    const outcomeId = sent ? `invitation:${invitationId}:sent:${sent.sendCount}` : this.#outcomeId(`invitation:${invitationId}`);
     await this.#stored('recordInvitationOutcome', () => this.#localStore.recordInvitationOutcome(tenantId, invitationId, recorded, outcomeId, context));
     return outcome;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedEmails, clearFaults, injectFault } from '../../../store/simulatorControl.ts';
-import { actorStateQuery, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
+import { actorStateQuery, sendInvitationAndWaitUpdate, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
@@ -37,6 +37,20 @@ describe("an invitation's send", () => {
     expect(sent).toMatchObject({ target_id: res.body.id, metadata: { invitation_id: res.body.id, user_id: expect.any(String), organization_id: expect.any(String), send_count: 1 } });
     expect(await capturedEmails(stack.service.orm, email)).toHaveLength(1);
     expect(await auditOf(tenant.id, 'idp.invitation_failed')).toEqual([]);
+  });
+
+  it('handed to the actor again with the same secret mails nobody and appends no second idp.invitation_sent', async () => {
+    const tenant = await newTenant();
+    const email = `twice@${tenant.slug}.example`;
+    const res = await request('POST', `/v1/tenants/${tenant.id}/invitations`, { email });
+    expect(res.body.invite_url).toMatch(/action-token/);
+    // As when a workflow task is lost after the e-mail and the outbox hands the send off again, after other commands.
+    const again = await handleOf(tenant.id).executeUpdate(sendInvitationAndWaitUpdate, { args: [{ invitation_id: res.body.id }] });
+    expect(again.status).toBe('sent');
+    expect(await capturedEmails(stack.service.orm, email)).toHaveLength(1);
+    const sent = await auditOf(tenant.id, 'idp.invitation_sent');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.metadata.outcome_id).toBe(`invitation:${res.body.id}:sent:1`);
   });
 
   it('failing for a kind that needs an operator is audited as idp.invitation_failed with its step; the invitation stays pending and a resend sends it', async () => {

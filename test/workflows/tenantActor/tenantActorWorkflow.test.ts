@@ -44,15 +44,17 @@ describe('provisioning through the tenant actor', () => {
     expect(emails[0]!.actionUrl).toBe(body.invite_url);
   });
 
-  it("keys the invite ledger by the actor's first run and the provisioning's count, not by the command's place in its run", async () => {
+  it("keys the invite ledger and idp.invite_sent by the actor's first run and the provisioning's count, not by the command's place in its run", async () => {
     const { tenantId } = await createTenant();
-    await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
+    const sent = await eventually(async () => (await auditOf(tenantId, 'idp.invite_sent'))[0], 10_000, 'idp.invite_sent');
     const described = await stack.dispatcher.client.workflow.getHandle(tenantActorWorkflowId(tenantId)).describe();
     const firstRunId = described.raw.workflowExecutionInfo?.firstRunId;
     expect(firstRunId).toBeTruthy();
     // A worker lost after the e-mail forgets the update that asked; the outbox asks again, maybe after other commands.
     const keys = await stack.service.orm.em.fork().execute(`select run_key from provisioning_invites where tenant_id = ?`, [tenantId]);
     expect(keys.map((k) => k.run_key)).toEqual([`${firstRunId}:provision:1`]);
+    // The outcome event too: a redo appends nothing (appendOutcomeOnce), as the ledger mails nobody.
+    expect(sent.metadata.outcome_id).toBe(`${firstRunId}:provision:1`);
   });
 
   it('serves the simulated invite link as the page of the pending required actions', async () => {
