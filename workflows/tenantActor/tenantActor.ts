@@ -66,11 +66,15 @@ const HISTORY_EVENTS_PER_RUN = 100;
  */
 const SHORT_RUNS = 'short-runs';
 /**
- * The patch keying a provisioning's invite and its outcome event by the actor's first run and the tenant's
- * provisioning count, instead of by the command's place in the run: a workflow task lost with its worker after the
- * e-mail forgets the update that asked, and the redo may come after other commands (docs/decisions.md).
+ * The patch of two changes made together, asked wherever old and new runs differ; one patch, so a new tenant's run
+ * meets one (Temporal's core writes a visibility record the first time a run meets each patch):
+ * - a provisioning's invite and outcome event are keyed by the actor's first run and the tenant's provisioning count,
+ *   instead of by the command's place in the run: a workflow task lost with its worker after the e-mail forgets the
+ *   update that asked, and the redo may come after other commands (docs/decisions.md);
+ * - the timeline is read once the queue is empty instead of before every command: only the wait uses it, and each
+ *   read is a local activity (docs/performance.md). Asked there only with a stale timeline and commands queued.
  */
-const STABLE_INVITE_KEY = 'stable-invite-key';
+const STABLE_KEYS_LATE_TIMELINE = 'stable-keys-late-timeline';
 /**
  * Backoff of a failing claims push, retried until it succeeds, and of a member sync failing for an unavailable
  * provider: 5 s doubling, at most 10 minutes apart.
@@ -93,7 +97,9 @@ export class TenantActor {
   readonly state: TenantActorState;
   readonly #queue: TenantActorCommand[];
   #handled = 0;
-  /** The timeline must be read again: at the start of a run and after anything that may have moved it. */
+  /** The patches this run met that answered true (see #patched). */
+  readonly #patchesMet = new Set<string>();
+  /** The timeline must be read again before the actor waits: at the start of a run and after anything that may have moved it. */
   #timelineStale = true;
   /**
    * The invite link of the provisioning that just succeeded, for the waiting tenant creation alone: a seven-day token
@@ -193,7 +199,7 @@ export class TenantActor {
     for (;;) {
       // A short run about to continue as new leaves the timeline to the next run, which starts by reading it.
       const leaving = this.#queue.length === 0 && this.#shouldContinueAsNew() && this.#shortRun();
-      if (this.#timelineStale && !leaving) {
+      if (this.#timelineStale && !leaving && !(this.#queue.length > 0 && this.#patched(STABLE_KEYS_LATE_TIMELINE))) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
         if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync && !this.state.directorySync) {
@@ -213,8 +219,8 @@ export class TenantActor {
       // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
       if (this.#queue.length === 0) {
         await condition(allHandlersFinished);
-        const shortRuns = this.#input.shortRuns === true || leaving;
-        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue, ...(shortRuns ? { shortRuns } : {}) });
+        const patches = [...new Set([...(this.#input.patches ?? []), ...this.#patchesMet])];
+        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue, ...(patches.length ? { patches } : {}) });
       }
       const command = this.#queue.shift()!;
       this.#handled += 1;
@@ -449,7 +455,15 @@ export class TenantActor {
 
   /** Whether this run is bounded by HISTORY_EVENTS_PER_RUN and leaves its timeline to the next (the SHORT_RUNS patch). */
   #shortRun(): boolean {
-    return this.#input.shortRuns === true || patched(SHORT_RUNS);
+    return this.#patched(SHORT_RUNS);
+  }
+
+  /** `patched(id)`, unless an earlier run met it (TenantActorInput.patches); what this run meets, its next run is told. */
+  #patched(id: string): boolean {
+    if (this.#input.patches?.includes(id) || this.#patchesMet.has(id)) return true;
+    if (!patched(id)) return false;
+    this.#patchesMet.add(id);
+    return true;
   }
 
   #outcomeId(what: string): string {
@@ -495,10 +509,10 @@ export class TenantActor {
 
   /**
    * The key of the provisioning under way, for its invite (the ledger) and its outcome event alike: the same when a
-   * lost workflow task has it redone after other commands (see the STABLE_INVITE_KEY patch), new with each retry.
+   * lost workflow task has it redone after other commands (see the STABLE_KEYS_LATE_TIMELINE patch), new with each retry.
    */
   #provisioningKey(): string {
-    return patched(STABLE_INVITE_KEY) ? `${workflowInfo().firstExecutionRunId}:provision:${this.state.runs}` : this.#outcomeId('provision');
+    return this.#patched(STABLE_KEYS_LATE_TIMELINE) ? `${workflowInfo().firstExecutionRunId}:provision:${this.state.runs}` : this.#outcomeId('provision');
   }
 
   /**

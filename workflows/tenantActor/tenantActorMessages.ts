@@ -64,8 +64,11 @@ export interface TenantActorInput {
   maxCommandsPerRun?: number;
   /** History events of a run before it continues as new once nothing is queued; default 100. */
   historyEventsPerRun?: number;
-  /** Set by a run bounded by its history for the run it continues as: that one need not ask the patch again. */
-  shortRuns?: true;
+  /**
+   * The patches earlier runs of this actor met (each answered true), carried through continue-as-new so a run never
+   * asks them again: Temporal's core writes a search attribute the first time a run meets a patch.
+   */
+  patches?: string[];
 }
 
 /**

@@ -52,7 +52,9 @@ describe('the tenant actor and the registry it reads and records in', () => {
       'idp.invite_sent',
     );
     expect(sent).toBeDefined();
-    expect(failuresLeft.get('loadTenantTimeline')).toBe(0);
+    // The timeline is read once the provisioning is done, its failures retried on the actor's durable timer.
+    await eventually(async () => (failuresLeft.get('loadTenantTimeline') === 0 ? true : undefined), 20_000, 'the timeline read past its failures');
+    await eventually(async () => ((await handle.query(actorStateQuery)).timeline ? true : undefined), 20_000, 'the timeline');
     expect(failuresLeft.get('recordProvisioningOutcome')).toBe(0);
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect(await capturedEmails(stack.service.orm, email)).toHaveLength(1);

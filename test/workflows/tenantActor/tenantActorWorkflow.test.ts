@@ -301,9 +301,15 @@ describe('a long-lived tenant actor', () => {
     expect(closed.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
     expect(closed.length).toBeGreaterThanOrEqual(HISTORY_BOUND);
     expect(await handle.query(actorStateQuery)).toMatchObject({ provisioning: 'succeeded', runs: 1, userId });
-    // The patch is asked only as the run leaves (each first meeting costs Temporal a search attribute write)...
-    const patchMarkers = (events: typeof closed) => events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map((e) => Number(e.eventId));
-    expect(patchMarkers(closed)).toEqual([closed.length - 2]);
+    // The bound's patch is asked only as the run leaves (each first meeting costs Temporal a search attribute write)...
+    const patchMarkers = (events: typeof closed, patchId: string) =>
+      events
+        .filter((e) => {
+          const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
+          return data !== undefined && data !== null && (JSON.parse(Buffer.from(data).toString()) as { id: string }).id === patchId;
+        })
+        .map((e) => Number(e.eventId));
+    expect(patchMarkers(closed, 'short-runs')).toEqual([closed.length - 2]);
     // ...and the run it continues as, told so by its input, never asks: it serves commands and leaves in turn.
     const second = await handle.describe();
     for (let i = 0; i < 3; i++) {
@@ -313,7 +319,22 @@ describe('a long-lived tenant actor', () => {
     await eventually(async () => (await handle.describe()).runId !== second.runId, 10_000, 'the run after');
     const secondEvents = (await client.workflow.getHandle(workflowId, second.runId).fetchHistory()).events ?? [];
     expect(secondEvents.at(-1)?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
-    expect(patchMarkers(secondEvents)).toEqual([]);
+    expect(patchMarkers(secondEvents, 'short-runs')).toEqual([]);
+  });
+
+  it('reads its timeline once the commands queued are handled, not before each of them', async () => {
+    const { tenantId, email } = await createTenant();
+    const { handle } = await restartProvisionedActor(tenantId, email, 'restart with three commands queued', {
+      pending: [1, 2, 3].map(() => ({ kind: 'resendInvite' as const, requestedBy: 'ops-console', requestedVia: 'api' as const })),
+    });
+    await eventually(async () => ((await capturedEmails(stack.service.orm, email)).length === 4 ? true : undefined), 10_000, 'three resends');
+    await eventually(async () => ((await handle.query(actorStateQuery)).timeline ? true : undefined), 10_000, 'the timeline');
+    const localActivities = ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      const data = marker?.markerName === 'core_local_activity' ? marker.details?.['data']?.payloads?.[0]?.data : undefined;
+      return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
+    });
+    expect(localActivities.filter((type) => type === 'loadTenantTimeline')).toHaveLength(1);
   });
 
   it("handles the commands a run carried over to the next, an operator's with who asked", async () => {
