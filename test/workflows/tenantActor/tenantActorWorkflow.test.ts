@@ -24,6 +24,17 @@ const createTenant = async (extra: Record<string, unknown> = {}) => {
 const auditOf = async (tenantId: string, action: string) =>
   (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&action=${action}`)).body.items as Array<{ metadata: Record<string, unknown> }>;
 
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+/** What a marker of core's records (a local activity's, a patch's), as the JSON its detail `key` holds. */
+const markerData = <T>(event: HistoryEvent, markerName: string, key: string): T | undefined => {
+  const marker = event.markerRecordedEventAttributes;
+  const data = marker?.markerName === markerName ? marker.details?.[key]?.payloads?.[0]?.data : undefined;
+  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as T) : undefined;
+};
+/** The activity types of a run's local activities, in order: each leaves a marker naming it. */
+const localActivityTypes = (events: HistoryEvent[]) =>
+  events.flatMap((e) => markerData<{ activity_type: string }>(e, 'core_local_activity', 'data')?.activity_type ?? []);
+
 const simCount = async (table: string, where: string, params: unknown[]) =>
   Number(((await stack.service.orm.em.fork().execute(`select count(*)::int as n from ${table} where ${where}`, params))[0] as { n: number }).n);
 
@@ -181,15 +192,7 @@ describe('how the provisioning steps run', () => {
     (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
   /** Local activities leave a marker each, naming the activity; the timeline's reads are left out. */
   const TIMELINE_ACTIVITIES = ['loadTenantTimeline', 'applyDueLifecycle', 'recordClaimsPushFailure'];
-  const localActivities = (history: { events?: Array<{ markerRecordedEventAttributes?: { markerName?: string | null; details?: unknown } | null }> | null }) =>
-    (history.events ?? [])
-      .map((e) => e.markerRecordedEventAttributes)
-      .filter((marker) => marker?.markerName === 'core_local_activity')
-      .map((marker) => {
-        const data = (marker!.details as Record<string, { payloads?: Array<{ data?: Uint8Array | null }> }>).data?.payloads?.[0]?.data;
-        return (JSON.parse(Buffer.from(data!).toString('utf8')) as { activity_type: string }).activity_type;
-      })
-      .filter((name) => !TIMELINE_ACTIVITIES.includes(name));
+  const localActivities = (history: { events?: HistoryEvent[] | null }) => localActivityTypes(history.events ?? []).filter((name) => !TIMELINE_ACTIVITIES.includes(name));
 
   it("an actor the API starts runs the provider's steps as one local activity: no activity task goes through the server", async () => {
     const { tenantId } = await createTenant();
@@ -303,12 +306,7 @@ describe('a long-lived tenant actor', () => {
     expect(await handle.query(actorStateQuery)).toMatchObject({ provisioning: 'succeeded', runs: 1, userId });
     // The bound's patch is asked only as the run leaves (each first meeting costs Temporal a search attribute write)...
     const patchMarkers = (events: typeof closed, patchId: string) =>
-      events
-        .filter((e) => {
-          const data = e.markerRecordedEventAttributes?.markerName === 'core_patch' ? e.markerRecordedEventAttributes.details?.['patch-data']?.payloads?.[0]?.data : undefined;
-          return data !== undefined && data !== null && (JSON.parse(Buffer.from(data).toString()) as { id: string }).id === patchId;
-        })
-        .map((e) => Number(e.eventId));
+      events.filter((e) => markerData<{ id: string }>(e, 'core_patch', 'patch-data')?.id === patchId).map((e) => Number(e.eventId));
     expect(patchMarkers(closed, 'short-runs')).toEqual([closed.length - 2]);
     // ...and the run it continues as, told so by its input, never asks: it serves commands and leaves in turn.
     const second = await handle.describe();
@@ -329,11 +327,7 @@ describe('a long-lived tenant actor', () => {
     });
     await eventually(async () => ((await capturedEmails(stack.service.orm, email)).length === 4 ? true : undefined), 10_000, 'three resends');
     await eventually(async () => ((await handle.query(actorStateQuery)).timeline ? true : undefined), 10_000, 'the timeline');
-    const localActivities = ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
-      const marker = e.markerRecordedEventAttributes;
-      const data = marker?.markerName === 'core_local_activity' ? marker.details?.['data']?.payloads?.[0]?.data : undefined;
-      return data ? [(JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type] : [];
-    });
+    const localActivities = localActivityTypes((await handle.fetchHistory()).events ?? []);
     expect(localActivities.filter((type) => type === 'loadTenantTimeline')).toHaveLength(1);
   });
 
