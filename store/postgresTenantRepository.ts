@@ -14,7 +14,7 @@ import { nativePool } from './nativePool.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
-import { loadTenantSnapshot, loadTenantSnapshots } from './tenantSnapshotQuery.ts';
+import { loadTenantSnapshotsBy } from './tenantSnapshotQuery.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
 import { isUuid } from './uuidShape.ts';
@@ -169,12 +169,26 @@ export class PostgresTenantRepository implements TenantRepository {
     );
   }
 
-  async snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
-    return loadTenantSnapshot(await nativePool(this.#orm), lookup);
+  /**
+   * Claims' and verify's read of a tenant the cache lacks; the tenants asked for together share one statement, as
+   * verify's keys do (PostgresApiKeyRepository.findVerifiable).
+   */
+  snapshot(lookup: TenantLookup): Promise<CachedTenant | undefined> {
+    return lookup.by === 'slug' ? this.#snapshotsBySlug.load(lookup.slug) : this.#snapshotsById.load(lookup.id);
+  }
+
+  readonly #snapshotsById = this.#snapshotsBy('id');
+  readonly #snapshotsBySlug = this.#snapshotsBy('slug');
+
+  #snapshotsBy(column: 'id' | 'slug'): ReadBatcher<string, CachedTenant> {
+    return new ReadBatcher(
+      async (keys) => new Map((await loadTenantSnapshotsBy(await nativePool(this.#orm), column, keys)).map((tenant) => [tenant[column], tenant])),
+      { isKey: column === 'id' ? isUuid : undefined },
+    );
   }
 
   async snapshots(ids: string[]): Promise<CachedTenant[]> {
-    return ids.length === 0 ? [] : loadTenantSnapshots(await nativePool(this.#orm), ids);
+    return ids.length === 0 ? [] : loadTenantSnapshotsBy(await nativePool(this.#orm), 'id', ids);
   }
 
   async page(filter: TenantListFilter, after: TenantListPosition | undefined, limit: number): Promise<TenantListPosition[]> {

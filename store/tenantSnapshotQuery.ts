@@ -1,4 +1,3 @@
-import type { TenantLookup } from '../domain/claimsLookup.ts';
 import type { CachedTenant } from '../domain/registryCache.ts';
 import type { Sql } from './sql.ts';
 
@@ -18,18 +17,16 @@ const SELECT_SNAPSHOT = `select t.id, t.slug, t.plan, t.status,
   from tenants t`;
 
 /**
- * What claims and verify need of a tenant, in one query and without entity hydration: status, slug, plan and the
- * entitlements (their expiry is judged when read, so a cached snapshot stays correct as time passes).
+ * What claims and verify need of tenants, by id or by slug, in one query and without entity hydration: status, slug,
+ * plan and the entitlements (their expiry is judged when read, so a cached snapshot stays correct as time passes).
  */
-export async function loadTenantSnapshot(sql: Sql, lookup: TenantLookup): Promise<CachedTenant | undefined> {
+export async function loadTenantSnapshotsBy(sql: Sql, column: 'id' | 'slug', keys: string[]): Promise<CachedTenant[]> {
   const { rows } = await sql.query<SnapshotRow>({
-    name: lookup.by === 'id' ? 'tenant_snapshot_by_id' : 'tenant_snapshot_by_slug',
-    text: `${SELECT_SNAPSHOT} where ${lookup.by === 'id' ? 't.id = $1' : 't.slug = $1'}`,
-    values: [lookup.by === 'id' ? lookup.id : lookup.slug],
+    name: column === 'id' ? 'tenant_snapshots_by_ids' : 'tenant_snapshots_by_slugs',
+    text: `${SELECT_SNAPSHOT} where t.${column} = any($1::${column === 'id' ? 'uuid' : 'text'}[])`,
+    values: [keys],
   });
-  const row = rows[0];
-  if (!row) return undefined;
-  return toSnapshot(row);
+  return rows.map(toSnapshot);
 }
 
 function toSnapshot(row: SnapshotRow): CachedTenant {
@@ -41,14 +38,4 @@ function toSnapshot(row: SnapshotRow): CachedTenant {
     status: row.status,
     entitlements: entitlements.map((e) => ({ product: e.product, enabled: e.enabled, expiresAt: e.expires_at === null ? null : Date.parse(e.expires_at) })),
   };
-}
-
-/** The snapshots of several tenants in one read (memberships). */
-export async function loadTenantSnapshots(sql: Sql, ids: string[]): Promise<CachedTenant[]> {
-  const { rows } = await sql.query<SnapshotRow>({
-    name: 'tenant_snapshots_by_ids',
-    text: `${SELECT_SNAPSHOT} where t.id = any($1::uuid[])`,
-    values: [ids],
-  });
-  return rows.map(toSnapshot);
 }
