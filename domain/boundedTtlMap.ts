@@ -25,14 +25,13 @@ export class BoundedTtlMap<K, V> {
     return this.#entries.get(key);
   }
 
+  /**
+   * The value while fresh. An expired entry stays for `peek` (stale-if-error answers it when the read that follows
+   * this miss fails) until `sweep` or the bound forgets it.
+   */
   get(key: K, now: number): V | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    return entry && entry.expiresAt > now ? entry.value : undefined;
   }
 
   set(key: K, value: V, expiresAt: number, storedAt: number): void {

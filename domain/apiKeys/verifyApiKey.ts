@@ -45,16 +45,19 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies, call
       found = await deps.keys.findVerifiable(parsed.prefix);
     } catch (error) {
       // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+      // It is not stored again: put back as fresh, it would answer past staleIfErrorMs for as long as reads fail.
       const stale = cache?.staleApiKey(parsed.prefix);
       if (!stale) throw error;
-      found = { key: stale };
+      key = stale;
     }
-    if (!found) {
-      cache?.putMissingApiKey(parsed.prefix, generation);
-      return NOT_FOUND;
+    if (!key) {
+      if (!found) {
+        cache?.putMissingApiKey(parsed.prefix, generation);
+        return NOT_FOUND;
+      }
+      ({ key, tenantStatus } = found);
+      cache?.putApiKey(parsed.prefix, key, generation);
     }
-    ({ key, tenantStatus } = found);
-    cache?.putApiKey(parsed.prefix, key, generation);
   }
   if (!hashMatches(parsed.plaintext, key.keyHash)) return NOT_FOUND;
   if (caller && !reaches(caller.reach, key.tenantId)) return NOT_FOUND;
@@ -62,14 +65,18 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies, call
     let tenant = cache?.tenant(key.tenantId);
     if (!tenant) {
       const generation = cache?.generation() ?? 0;
-      const tenantId = key.tenantId;
-      tenant = await deps.tenantSnapshot(tenantId).catch((error: unknown) => {
-        const stale = cache?.staleTenant({ by: 'id', id: tenantId });
-        if (!stale) throw error;
-        return stale;
-      });
-      if (!tenant) return NOT_FOUND;
-      cache?.putTenant(tenant, generation);
+      let read: CachedTenant | undefined;
+      try {
+        read = await deps.tenantSnapshot(key.tenantId);
+      } catch (error) {
+        tenant = cache?.staleTenant({ by: 'id', id: key.tenantId });
+        if (!tenant) throw error;
+      }
+      if (!tenant) {
+        if (!read) return NOT_FOUND;
+        tenant = read;
+        cache?.putTenant(tenant, generation);
+      }
     }
     tenantStatus = tenant.status;
   }

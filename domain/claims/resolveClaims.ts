@@ -72,12 +72,16 @@ async function tenantSnapshotOf(tenants: ClaimsStores['tenants'], lookup: Tenant
   const cached = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  const tenant = await tenants.snapshot(lookup).catch((error: unknown) => {
+  let tenant: CachedTenant | undefined;
+  try {
+    tenant = await tenants.snapshot(lookup);
+  } catch (error) {
     // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
+    // It is not stored again: put back as fresh, it would answer past staleIfErrorMs for as long as reads fail.
     const stale = cache?.staleTenant(lookup);
     if (!stale) throw error;
     return stale;
-  });
+  }
   if (!tenant) throw notFound('tenant');
   cache?.putTenant(tenant, generation);
   return tenant;

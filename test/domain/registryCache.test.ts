@@ -119,6 +119,20 @@ describe('RegistryCache', () => {
     expect(cache.sizes.apiKeys).toBe(2);
   });
 
+  it('a key, tenant or user whose entry expired still answers as stale after a lookup missed it, within staleIfErrorMs', () => {
+    const { cache, advance } = cacheAt({ ttlMs: 30_000, staleIfErrorMs: 60_000 });
+    cache.putApiKey('trk_a', key('a'), cache.generation());
+    cache.putTenant(tenant('t-1', 'one'), cache.generation());
+    cache.putMemberGrants('u-1', grants('t-1'), cache.generation());
+    advance(30_000);
+    expect([cache.apiKey('trk_a'), cache.tenant('t-1'), cache.tenantBySlug('one'), cache.memberGrants('u-1')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(cache.staleApiKey('trk_a')?.id).toBe('a');
+    expect(cache.staleTenant({ by: 'slug', slug: 'one' })?.id).toBe('t-1');
+    expect(cache.staleMemberGrants('u-1')).toEqual(grants('t-1'));
+    advance(30_001);
+    expect([cache.staleApiKey('trk_a'), cache.staleTenant({ by: 'id', id: 't-1' }), cache.staleMemberGrants('u-1')]).toEqual([undefined, undefined, undefined]);
+  });
+
   it('a sweep forgets only what can answer nothing: expired and stored longer ago than staleIfErrorMs', () => {
     const { cache, advance } = cacheAt({ ttlMs: 30_000, staleIfErrorMs: 60_000 });
     cache.putApiKey('trk_old', key('old'), cache.generation());

@@ -88,4 +88,25 @@ describe('verifyApiKey', () => {
     keys.keys.get(record.id)!.keyHash = Buffer.alloc(32);
     expect(await verifyApiKey({ key: plaintext }, deps)).toEqual({ valid: false, code: 'NOT_FOUND' });
   });
+  it('a key and tenant whose entries expired, looked up and missed, still answer from them while the store read fails, within staleIfErrorMs', async () => {
+    const { keys, plaintext, deps } = await setup();
+    let now = 1_000_000;
+    let storeDown = false;
+    const down = () => new Error('the store cannot be read');
+    const staleDeps: VerifyDependencies = {
+      ...deps,
+      cache: new RegistryCache({ ttlMs: 30_000, staleIfErrorMs: 60_000, now: () => now }),
+      keys: { findVerifiable: (prefix) => (storeDown ? Promise.reject(down()) : keys.findVerifiable(prefix)) },
+      tenantSnapshot: (id) => (storeDown ? Promise.reject(down()) : deps.tenantSnapshot(id)),
+    };
+    expect((await verifyApiKey({ key: plaintext }, staleDeps)).code).toBe('VALID');
+    // The tenant's status came with the key; its own entry is made by a verify that finds the key cached.
+    expect((await verifyApiKey({ key: plaintext }, staleDeps)).code).toBe('VALID');
+    now += 30_001;
+    storeDown = true;
+    expect((await verifyApiKey({ key: plaintext }, staleDeps)).code).toBe('VALID');
+    expect((await verifyApiKey({ key: plaintext }, staleDeps)).code).toBe('VALID');
+    now += 30_000;
+    await expect(verifyApiKey({ key: plaintext }, staleDeps)).rejects.toThrow('the store cannot be read');
+  });
 });

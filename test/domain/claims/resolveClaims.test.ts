@@ -57,6 +57,24 @@ describe('resolveClaims', () => {
     expect(first).not.toHaveProperty('membership_status');
   });
 
+  it('while the store read fails, an expired copy answers until staleIfErrorMs from when it was read, and is not stored again', async () => {
+    const registry = inMemoryRegistry();
+    const { tenant } = await createTenant(registry, { slug: 'outage', name: 'O', kind: 'customer', plan: 'standard' }, {});
+    let now = 1_000_000;
+    let storeDown = false;
+    const cache = new RegistryCache({ ttlMs: 30_000, staleIfErrorMs: 60_000, now: () => now });
+    const tenants = { snapshot: (lookup: Parameters<typeof registry.tenants.snapshot>[0]) => (storeDown ? Promise.reject(new Error('the store cannot be read')) : registry.tenants.snapshot(lookup)) };
+    const stores = { tenants, members: new UserMemberships() };
+    await resolveClaims(stores, { tenant_id: tenant.id }, cache);
+    now += 30_000;
+    storeDown = true;
+    expect((await resolveClaims(stores, { tenant_id: tenant.id }, cache)).tenant_slug).toBe('outage');
+    now += 30_000;
+    expect((await resolveClaims(stores, { tenant_slug: 'outage' }, cache)).tenant_id).toBe(tenant.id);
+    now += 1;
+    await expect(resolveClaims(stores, { tenant_id: tenant.id }, cache)).rejects.toThrow('the store cannot be read');
+  });
+
   it('an unknown tenant is not_found', async () => {
     const stores = { tenants: inMemoryRegistry().tenants, members: new UserMemberships() };
     await expect(resolveClaims(stores, { tenant_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
