@@ -14,6 +14,7 @@ import type { DirectoryUser } from '../domain/members/userDirectory.ts';
 import { SYSTEM_ACTOR, type RequestMeta } from '../domain/requestMeta.ts';
 import { appendAuditEvent } from './auditEventInsert.ts';
 import { nativePool } from './nativePool.ts';
+import { ReadBatcher } from './readBatcher.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
@@ -138,14 +139,25 @@ export class PostgresMemberRepository implements MemberRepository {
     return memberOf(await nativePool(this.#orm), tenantId, userId);
   }
 
+  /** Claims' read of a user's grants the cache lacks; the users asked for together share one statement. */
   async ofUser(userId: string): Promise<MemberRecord[]> {
-    const { rows } = await (await nativePool(this.#orm)).query<MemberRow>({
-      name: 'members_of_user',
-      text: `select ${MEMBER_COLUMNS} from members m where m.user_id = $1 order by m.tenant_id`,
-      values: [userId],
-    });
-    return rows.map(memberRowToRecord);
+    return (await this.#ofUsers.load(userId)) ?? [];
   }
+
+  readonly #ofUsers = new ReadBatcher<string, MemberRecord[]>(async (userIds) => {
+    const { rows } = await (await nativePool(this.#orm)).query<MemberRow>({
+      name: 'members_of_users',
+      text: `select ${MEMBER_COLUMNS} from members m where m.user_id = any($1::text[]) order by m.user_id, m.tenant_id`,
+      values: [userIds],
+    });
+    const byUser = new Map<string, MemberRecord[]>();
+    for (const row of rows) {
+      const records = byUser.get(row.user_id);
+      if (records) records.push(memberRowToRecord(row));
+      else byUser.set(row.user_id, [memberRowToRecord(row)]);
+    }
+    return byUser;
+  });
 
   async allOfTenant(tenantId: string): Promise<MemberRecord[]> {
     if (!isUuid(tenantId)) return [];

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addSimulatedUser } from '../support/simulatedUsers.ts';
 import { startTestService, uniqueSlug, type TestService } from '../support/testService.ts';
 import { SimulatedIdentityProvider } from '../../identityProvider/simulatedIdentityProvider.ts';
+import { nativePool } from '../../store/nativePool.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -27,6 +28,27 @@ describe('PostgresMemberRepository reads', () => {
     expect((await members().allOfTenant(a)).map((m) => m.userId)).toEqual([first, second].sort());
     expect(await members().ofUser('nobody')).toEqual([]);
     expect(await members().allOfTenant('not-a-uuid')).toEqual([]);
+  });
+
+  it('users asked for together are read in one statement, each answered with its own records', async () => {
+    const [a, b] = [await newTenant(), await newTenant()];
+    const [first, second] = [await addSimulatedUser(service.orm), await addSimulatedUser(service.orm)];
+    for (const [tenantId, userId] of [[a, first], [b, first], [b, second]] as const) {
+      expect((await service.request('PUT', `/v1/tenants/${tenantId}/members/${userId}`, { roles: ['MEMBER'] })).status).toBe(201);
+    }
+    const sent = vi.spyOn(await nativePool(service.deps.orm), 'query');
+    try {
+      const found = await Promise.all([first, second, 'nobody', first].map((userId) => members().ofUser(userId)));
+      expect(found.map((records) => records.map((m) => [m.userId, m.tenantId]))).toEqual([
+        [[first, a], [first, b]].sort((x, y) => (x[1]! < y[1]! ? -1 : 1)),
+        [[second, b]],
+        [],
+        [[first, a], [first, b]].sort((x, y) => (x[1]! < y[1]! ? -1 : 1)),
+      ]);
+      expect(sent.mock.calls.map(([statement]) => (statement as { name: string }).name)).toEqual(['members_of_users']);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it("listing reads the tenant's members in the page's order with the e-mail and name as lower() gives them; more than atMost is tooMany without reading them", async () => {
