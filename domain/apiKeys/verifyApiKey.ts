@@ -3,6 +3,7 @@ import { hashMatches, parseApiKey } from '../apiKeyFormat.ts';
 import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
+import { readOrStale } from '../readOrStale.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
 import { reaches } from '../access/tenantReach.ts';
 import type { Caller } from '../access/caller.ts';
@@ -40,24 +41,19 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies, call
   let tenantStatus: string | undefined;
   if (!key) {
     const generation = cache?.generation() ?? 0;
-    let found: { key: CachedApiKey; tenantStatus?: string } | undefined;
-    try {
-      found = await deps.keys.findVerifiable(parsed.prefix);
-    } catch (error) {
-      // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
-      // It is not stored again: put back as fresh, it would answer past staleIfErrorMs for as long as reads fail.
-      const stale = cache?.staleApiKey(parsed.prefix);
-      if (!stale) throw error;
-      key = stale;
+    const found = await readOrStale<{ key: CachedApiKey; tenantStatus?: string } | undefined>(
+      () => deps.keys.findVerifiable(parsed.prefix),
+      () => {
+        const stale = cache?.staleApiKey(parsed.prefix);
+        return stale && { key: stale };
+      },
+    );
+    if (!found.value) {
+      cache?.putMissingApiKey(parsed.prefix, generation);
+      return NOT_FOUND;
     }
-    if (!key) {
-      if (!found) {
-        cache?.putMissingApiKey(parsed.prefix, generation);
-        return NOT_FOUND;
-      }
-      ({ key, tenantStatus } = found);
-      cache?.putApiKey(parsed.prefix, key, generation);
-    }
+    ({ key, tenantStatus } = found.value);
+    if (!found.stale) cache?.putApiKey(parsed.prefix, key, generation);
   }
   if (!hashMatches(parsed.plaintext, key.keyHash)) return NOT_FOUND;
   if (caller && !reaches(caller.reach, key.tenantId)) return NOT_FOUND;
@@ -65,18 +61,11 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies, call
     let tenant = cache?.tenant(key.tenantId);
     if (!tenant) {
       const generation = cache?.generation() ?? 0;
-      let read: CachedTenant | undefined;
-      try {
-        read = await deps.tenantSnapshot(key.tenantId);
-      } catch (error) {
-        tenant = cache?.staleTenant({ by: 'id', id: key.tenantId });
-        if (!tenant) throw error;
-      }
-      if (!tenant) {
-        if (!read) return NOT_FOUND;
-        tenant = read;
-        cache?.putTenant(tenant, generation);
-      }
+      const tenantId = key.tenantId;
+      const read = await readOrStale(() => deps.tenantSnapshot(tenantId), () => cache?.staleTenant({ by: 'id', id: tenantId }));
+      if (!read.value) return NOT_FOUND;
+      tenant = read.value;
+      if (!read.stale) cache?.putTenant(tenant, generation);
     }
     tenantStatus = tenant.status;
   }

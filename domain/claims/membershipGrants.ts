@@ -1,6 +1,7 @@
 import type { MemberRecord, MembershipGrant } from '../members/memberRecord.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
 import type { RegistryCache } from '../registryCache.ts';
+import { readOrStale } from '../readOrStale.ts';
 
 export const grantOf = (member: MemberRecord): MembershipGrant => ({
   tenantId: member.tenantId,
@@ -17,15 +18,7 @@ export async function membershipGrantsOf(members: Pick<MemberRepository, 'ofUser
   const cached = cache?.memberGrants(userId);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  let grants: MembershipGrant[];
-  try {
-    grants = (await members.ofUser(userId)).map(grantOf);
-  } catch (error) {
-    // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
-    const stale = cache?.staleMemberGrants(userId);
-    if (!stale) throw error;
-    return stale;
-  }
-  cache?.putMemberGrants(userId, grants, generation);
-  return grants;
+  const read = await readOrStale(async () => (await members.ofUser(userId)).map(grantOf), () => cache?.staleMemberGrants(userId));
+  if (!read.stale) cache?.putMemberGrants(userId, read.value, generation);
+  return read.value;
 }

@@ -8,6 +8,7 @@ import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantRe
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { memberClaimsOf, tenantOfMemberships } from './memberClaims.ts';
 import { membershipGrantsOf } from './membershipGrants.ts';
+import { readOrStale } from '../readOrStale.ts';
 
 /** What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships. */
 export interface ClaimsStores {
@@ -72,17 +73,9 @@ async function tenantSnapshotOf(tenants: ClaimsStores['tenants'], lookup: Tenant
   const cached = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  let tenant: CachedTenant | undefined;
-  try {
-    tenant = await tenants.snapshot(lookup);
-  } catch (error) {
-    // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
-    // It is not stored again: put back as fresh, it would answer past staleIfErrorMs for as long as reads fail.
-    const stale = cache?.staleTenant(lookup);
-    if (!stale) throw error;
-    return stale;
-  }
+  const read = await readOrStale(() => tenants.snapshot(lookup), () => cache?.staleTenant(lookup));
+  const tenant = read.value;
   if (!tenant) throw notFound('tenant');
-  cache?.putTenant(tenant, generation);
+  if (!read.stale) cache?.putTenant(tenant, generation);
   return tenant;
 }
