@@ -34,7 +34,10 @@ export class ScopedReads {
   }
 
   set(scope: string, query: string, value: unknown, expiresAt: number, now: number): void {
-    const held = this.#scopes.peek(scope)?.value ?? { reads: new Map<string, Entry<unknown>>(), bytes: 0 };
+    // A scope past its expiry has only expired reads (it expires with its newest): it starts afresh rather than
+    // carrying their weight until its share pushes them out.
+    const kept = this.#scopes.peek(scope);
+    const held = kept && kept.expiresAt > now ? kept.value : { reads: new Map<string, Entry<unknown>>(), bytes: 0 };
     // Out of the map while it changes (the map weighs it again when it is set back), the scope's oldest reads going
     // first past its share.
     this.#scopes.delete(scope);
