@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /**
- * Drives one actor through a retried step, failure, operator retry, resend and a claims push: every branch of the
- * workflow.
+ * Drives one actor through a retried step, failure, operator retry, resend, a claims push and an invitation's send:
+ * every branch of the workflow.
  */
 async function recordActorHistory() {
   const slug = uniqueSlug('replay');
@@ -46,12 +46,15 @@ async function recordActorHistory() {
     const events = (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&action=idp.invite_sent`)).body.items;
     return events.length === 2;
   });
+  // An invitation's send, answered to the request that waits for it.
+  const invited = await stack.service.request('POST', `/v1/tenants/${tenantId}/invitations`, { email: `member@${slug}.example` });
+  expect(invited.body.invite_url).toMatch(/action-token/);
   await new Promise((r) => setTimeout(r, 500));
   return { workflowId: handle.workflowId, history: await handle.fetchHistory() };
 }
 
 describe('tenantActorWorkflow determinism', () => {
-  it('replays a history recorded now from a retried step, failure, retry, resend and claims push without nondeterminism', async () => {
+  it('replays a history recorded now from a retried step, failure, retry, resend, claims push and invitation without nondeterminism', async () => {
     const { workflowId, history } = await recordActorHistory();
     expect(history.events!.length).toBeGreaterThan(20);
     if (process.env.RECORD_WORKFLOW_HISTORIES) {
