@@ -104,6 +104,22 @@ export type InvitationStepsDone =
   | { status: 'sent'; inviteUrl?: string; userId: string; organizationId: string; sendCount: number }
   | { status: 'skipped' };
 
+/**
+ * The send's steps and its idp.invitation_sent event in one local activity (the lean-invitations patch): when the
+ * invitation sent expires, and whether the event was appended.
+ */
+export interface InvitationSendRecorded {
+  done: InvitationStepsDone;
+  expiresAt?: number;
+  recorded: boolean;
+}
+
+/**
+ * A send's event is keyed by the secret it mailed (its send count), as the ledger keys the e-mail: a send redone after
+ * a lost workflow task, or handed off twice, appends no second event.
+ */
+export const sentInvitationOutcomeId = (invitationId: string, sendCount: number): string => `invitation:${invitationId}:sent:${sendCount}`;
+
 /** The details of the failure a failed attempt at the send's steps throws (typed by its kind). */
 export interface InvitationStepsStopped {
   step: InvitationStep;

@@ -244,3 +244,45 @@ describe('the syncMember activity', () => {
     expect((await pushedOf(userId))[slug]).toMatchObject({ org_roles: ['MEMBER'], membership_status: 'active' });
   });
 });
+
+describe('the runInvitationStepsRecorded activity', () => {
+  async function invited(name: string) {
+    const slug = uniqueSlug(name);
+    const tenantId: string = (await service.request('POST', '/v1/tenants', { slug, name })).body.tenant.id;
+    const email = `member@${slug}.example`;
+    const created = await service.request('POST', `/v1/tenants/${tenantId}/invitations`, { email });
+    expect(created.status).toBe(201);
+    return { tenantId, email, invitation: created.body as { id: string; expires_at: string } };
+  }
+  const sentEvents = async (tenantId: string) =>
+    (await service.request('GET', `/v1/audit?tenant_id=${tenantId}&action=idp.invitation_sent`)).body.items as { metadata: Record<string, unknown> }[];
+
+  it("sends once and appends idp.invitation_sent keyed by the send, answering the invitation's expiry; a re-run appends and mails nothing more", async () => {
+    const { tenantId, email, invitation } = await invited('inv-recorded');
+    const stores = postgresStores(service.deps.orm, testSecretBox());
+    const activities = createTenantActorActivities({ stores, idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+    const run = () => new MockActivityEnvironment().run(activities.runInvitationStepsRecorded, tenantId, invitation.id) as ReturnType<typeof activities.runInvitationStepsRecorded>;
+
+    const first = await run();
+    expect(first).toMatchObject({ done: { status: 'sent', sendCount: 1 }, recorded: true, expiresAt: Date.parse(invitation.expires_at) });
+    const again = await run();
+    expect(again).toMatchObject({ done: { status: 'sent', sendCount: 1 }, recorded: true });
+    const events = await sentEvents(tenantId);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.metadata).toMatchObject({ outcome_id: `invitation:${invitation.id}:sent:1`, send_count: 1, user_id: expect.any(String) });
+    expect(await capturedEmails(service.orm, email)).toHaveLength(1);
+  });
+
+  it('leaves the event to the actor (recorded: false) when its append fails after the e-mail, answering the send as sent', async () => {
+    const { tenantId, email, invitation } = await invited('inv-unrecorded');
+    const stores = postgresStores(service.deps.orm, testSecretBox());
+    const audit = Object.create(stores.audit) as typeof stores.audit;
+    audit.appendOutcomeOnce = () => Promise.reject(new Error('connection terminated'));
+    const activities = createTenantActorActivities({ stores: { ...stores, audit }, idp: new SimulatedIdentityProvider(service.deps.orm, service.baseUrl) });
+
+    const answer = await new MockActivityEnvironment().run(activities.runInvitationStepsRecorded, tenantId, invitation.id);
+    expect(answer).toMatchObject({ done: { status: 'sent', sendCount: 1 }, recorded: false, expiresAt: Date.parse(invitation.expires_at) });
+    expect(await capturedEmails(service.orm, email)).toHaveLength(1);
+    expect(await sentEvents(tenantId)).toEqual([]);
+  });
+});

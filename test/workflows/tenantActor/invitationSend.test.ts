@@ -71,6 +71,29 @@ describe("an invitation's send", () => {
     await clearFaults(stack.service.orm, { tenantSlug: tenant.slug });
   });
 
+  it("runs in one local activity with its event and puts the invitation's expiry in the actor's timeline without reading it again", async () => {
+    const tenant = await newTenant();
+    const first = await request('POST', `/v1/tenants/${tenant.id}/invitations`, { email: `first@${tenant.slug}.example` });
+    expect(first.body.invite_url).toMatch(/action-token/);
+    const before = (await handleOf(tenant.id).fetchHistory()).events!.length;
+    const second = await request('POST', `/v1/tenants/${tenant.id}/invitations`, { email: `second@${tenant.slug}.example` });
+    expect(second.body.invite_url).toMatch(/action-token/);
+
+    const events = (await handleOf(tenant.id).fetchHistory()).events!.slice(before);
+    const localActivities = events.flatMap((event) => {
+      const data = event.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+      return data ? [JSON.parse(Buffer.from(data).toString()).activity_type as string] : [];
+    });
+    expect(localActivities).toEqual(['runInvitationStepsRecorded']);
+    const { timeline } = await handleOf(tenant.id).query(actorStateQuery);
+    const expiries = timeline!.upcoming.filter((e) => e.kind === 'invitation_expired');
+    expect(expiries).toEqual([
+      { kind: 'invitation_expired', at: first.body.expires_at, invitationId: first.body.id },
+      { kind: 'invitation_expired', at: second.body.expires_at, invitationId: second.body.id },
+    ]);
+    expect(await auditOf(tenant.id, 'idp.invitation_sent')).toHaveLength(2);
+  });
+
   it('of an invitation revoked before the actor took it sends nothing', async () => {
     const tenant = await newTenant();
     const email = `late@${tenant.slug}.example`;
