@@ -7,6 +7,9 @@
  * app answering a fixed JSON body (its own child process too). Prints one table: each figure beside its ratio to the
  * bare Koa app, and PASS/MISS per target. Progress goes to stderr, the table to stdout.
  *
+ * The bench process is the load generator, started by `npm run bench` with a 1 MB young generation: with V8's default
+ * its scavenges paused it 22-38 ms every ~3 s during paced rows, the p99 of a 10 s row at 1,000/s (docs/performance.md).
+ *
  *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events), ~8 minutes on 2 cores
  *   npm run bench -- --quick    tiny volumes and 1 s runs: a smoke test of the whole harness (< 1 minute)
  *   --only <word>[|<word>…]     run only the scenarios whose name contains one of the words (the baseline always runs)
@@ -266,6 +269,16 @@ async function main(): Promise<void> {
     floorRuns[floor].push(measuredFloor);
     return measuredFloor;
   };
+  /** The bare app driven as a paced row is, right before it: the p99 of this machine and load generator at that rate. */
+  const runPacedFloor = async (scenario: Scenario, rate: number): Promise<Measured> => {
+    const floor = floorOf(scenario);
+    const load = { ...floorLoads[floor], connections: scenario.connections };
+    if (WARMUP > 0) await drive({ ...load, durationSeconds: WARMUP, rate });
+    baselineRss.start();
+    const result = await drive({ ...load, durationSeconds: scenario.duration, rate });
+    log(`  floor, ${FLOOR_NAMES[floor]} at ${rate}/s over ${scenario.connections} connections: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+    return { ...result, rss: baselineRss.stop() };
+  };
   /**
    * Issue 40: the floors drift 20-80 % within a run here, so a row's ratio is to the mean of its own floor measured
    * right before and right after it. Consecutive rows of one floor share the run between them.
@@ -305,12 +318,17 @@ async function main(): Promise<void> {
     const rowStarted = performance.now();
     const paired = isPaired(scenario);
     const floorBeforeRow = paired ? await floorBefore(floorOf(scenario)) : undefined;
+    const pacedFloorOfRow = scenario.pacedFloor && scenario.rate ? await runPacedFloor(scenario, scenario.rate) : undefined;
     await warmUp(scenario);
     serviceRss.start();
     const cpuBefore = cpuOfServiceAndLoad();
     const result = await drive({ ...load, durationSeconds: scenario.duration });
     const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(), result.requests);
-    const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu };
+    const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu, ...(pacedFloorOfRow ? { base: pacedFloorOfRow } : {}) };
+    if (pacedFloorOfRow) {
+      const floorName = `bare Koa, ${FLOOR_NAMES[floorOf(scenario)]}, ${scenario.rate}/s offered over ${scenario.connections} connections (floor of the row below)`;
+      measured.push({ scenario: { ...scenario, name: floorName, targets: [] }, result: pacedFloorOfRow, base: pacedFloorOfRow });
+    }
     measured.push(entry);
     log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/request: ${cpu.byGroup}`);
     if (floorBeforeRow) {
@@ -609,6 +627,11 @@ interface Scenario {
   targets: Target[];
   /** After the row's peak run: waits for the effects its answers left to the worker, and says how long they took. */
   settle?: (rowStarted: number) => Promise<string>;
+  /**
+   * Paced (`rate`) with a latency target: the bare Koa app is first driven the same way (its floor, at the same rate
+   * over the same connections), a row of its own whose p99 is this machine's and load generator's at that rate.
+   */
+  pacedFloor?: true;
 }
 
 const ratioAtLeast = (min: number, floor: Floor = 'koa'): Target => ({
@@ -781,6 +804,8 @@ function buildScenarios(
       requests: spread(DISTINCT, () => make()),
       check,
       targets: [p99AtMost(10)],
+      floor: name.startsWith('tenant') ? 'koa' : 'json',
+      pacedFloor: true,
     })),
     ...auditFilters.flatMap((filter): Scenario[] => [
       {
