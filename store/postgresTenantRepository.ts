@@ -11,6 +11,7 @@ import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter,
 import type { QueuedActorCommand } from '../domain/changeEffects/changeEffects.ts';
 import type { OutboxCommand } from '../domain/tenantActor/tenantActorCommand.ts';
 import { nativePool } from './nativePool.ts';
+import type { Sql } from './sql.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
 import { enqueueActorCommand } from './postgresActorOutbox.ts';
@@ -152,22 +153,14 @@ export class PostgresTenantRepository implements TenantRepository {
     return lookup.by === 'slug' ? this.#bySlug.load(lookup.slug) : this.#byId.load(lookup.id);
   }
 
-  readonly #byId = this.#tenantsBy('id');
-  readonly #bySlug = this.#tenantsBy('slug');
-
-  #tenantsBy(column: 'id' | 'slug'): ReadBatcher<string, TenantRecord> {
-    return new ReadBatcher(
-      async (keys) => {
-        const { rows } = await (await nativePool(this.#orm)).query<TenantRow>({
-          name: `tenants_by_${column}s`,
-          text: `select ${TENANT_COLUMNS} from tenants where ${column} = any($1::${column === 'id' ? 'uuid' : 'text'}[])`,
-          values: [keys],
-        });
-        return new Map(rows.map((row) => [row[column], tenantRowToRecord(row)]));
-      },
-      { isKey: column === 'id' ? isUuid : undefined },
-    );
-  }
+  readonly #byId = this.#readsBy<TenantRecord>('id', async (sql, keys) => {
+    const { rows } = await sql.query<TenantRow>({ name: 'tenants_by_ids', text: `select ${TENANT_COLUMNS} from tenants where id = any($1::uuid[])`, values: [keys] });
+    return rows.map(tenantRowToRecord);
+  });
+  readonly #bySlug = this.#readsBy<TenantRecord>('slug', async (sql, keys) => {
+    const { rows } = await sql.query<TenantRow>({ name: 'tenants_by_slugs', text: `select ${TENANT_COLUMNS} from tenants where slug = any($1::text[])`, values: [keys] });
+    return rows.map(tenantRowToRecord);
+  });
 
   /**
    * Claims' and verify's read of a tenant the cache lacks; the tenants asked for together share one statement, as
@@ -177,12 +170,13 @@ export class PostgresTenantRepository implements TenantRepository {
     return lookup.by === 'slug' ? this.#snapshotsBySlug.load(lookup.slug) : this.#snapshotsById.load(lookup.id);
   }
 
-  readonly #snapshotsById = this.#snapshotsBy('id');
-  readonly #snapshotsBySlug = this.#snapshotsBy('slug');
+  readonly #snapshotsById = this.#readsBy<CachedTenant>('id', (sql, keys) => loadTenantSnapshotsBy(sql, 'id', keys));
+  readonly #snapshotsBySlug = this.#readsBy<CachedTenant>('slug', (sql, keys) => loadTenantSnapshotsBy(sql, 'slug', keys));
 
-  #snapshotsBy(column: 'id' | 'slug'): ReadBatcher<string, CachedTenant> {
+  /** Reads of tenants by id or by slug, those of one turn in one statement; a key that is no UUID never asks for an id. */
+  #readsBy<T extends { id: string; slug: string }>(column: 'id' | 'slug', read: (sql: Sql, keys: string[]) => Promise<T[]>): ReadBatcher<string, T> {
     return new ReadBatcher(
-      async (keys) => new Map((await loadTenantSnapshotsBy(await nativePool(this.#orm), column, keys)).map((tenant) => [tenant[column], tenant])),
+      async (keys) => new Map((await read(await nativePool(this.#orm), keys)).map((tenant) => [tenant[column], tenant])),
       { isKey: column === 'id' ? isUuid : undefined },
     );
   }
