@@ -562,9 +562,9 @@ export function createTenantActorActivities(deps: {
       const user = await directoryUsers?.find(directoryId, scimUserId, true);
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
       if (!directoryUsers || !user || !tenant || !directory || directory.tenantId !== tenantId) return { member: 'none' };
-      const governed = async (userId: string) => {
+      const governed = async (userId: string, madeHere: boolean) => {
         const account = await providerStep('find_user', () => asActivityFailure(() => idp.findAccount({ userId })));
-        return account !== undefined && (await tenantGovernsAccount(stores, tenantId, account));
+        return account !== undefined && (await tenantGovernsAccount(stores, tenantId, account, madeHere));
       };
       let { userId, owned } = user;
       const email = emailOf(user);
@@ -582,7 +582,7 @@ export function createTenantActorActivities(deps: {
           return { member: 'none' };
         }
         const made = await providerStep('user', () => asActivityFailure(() => idp.ensureDirectoryUser(ref, email, nameOf(user))));
-        if (!made.created && made.userId !== holder?.userId && !(await governed(made.userId))) return { member: 'none' };
+        if (!made.created && made.userId !== holder?.userId && !(await governed(made.userId, false))) return { member: 'none' };
         await directoryUsers.recordUser(directoryId, scimUserId, made.userId, made.created);
         userId = made.userId;
         owned = made.created;
@@ -592,6 +592,8 @@ export function createTenantActorActivities(deps: {
       const groupNames = user.deletedAt ? [] : ((await stores.directoryGroups?.namesOfMember(directoryId, scimUserId)) ?? []);
       const askedRoles = [settings.default_role, ...groupNames.flatMap((name) => directory.groupRoles[name] ?? [])];
       const request = { tenantId, directoryId, userId, email: email ?? user.userName, name: nameOf(user), active: user.active, deleted: user.deletedAt !== null, askedRoles };
+      // Judged before the member changes: a leaver's removal takes the account's home tenant with it.
+      const mayTouchAccount = owned && (await governed(userId, owned));
       const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [...askedRoles, 'MEMBER'], (facts, now) => planDirectoryMember(request, facts, now));
       const outcome = written?.result ?? { member: 'none' as const, noActiveAdmin: false };
       if (written?.handOffs.length) {
@@ -612,7 +614,7 @@ export function createTenantActorActivities(deps: {
       }
       // A leaver the directory made must not sign in any more; an account it did not make, or no longer governs, is not its to touch.
       const enabled = user.active && !user.deletedAt;
-      if (owned && outcome.member !== 'none' && (await governed(userId))) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, enabled)));
+      if (mayTouchAccount && outcome.member !== 'none') await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, enabled)));
       if (user.deletedAt) {
         await directoryUsers.purge(directoryId, scimUserId);
         return { member: 'removed' };
