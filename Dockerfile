@@ -19,4 +19,4 @@ EXPOSE 8080
 # Node itself is the container's main process, not npm: `docker stop` sends SIGTERM to that process alone, and npm
 # exits on it without passing it on, so the service would be killed instead of draining requests and letting running
 # activities finish.
-CMD ["node", "api/main.ts"]
+CMD ["node", "--disable-proto=throw", "api/main.ts"]

@@ -60,6 +60,7 @@ function completeContext(deps: AppDependencies): AppContext {
     effects,
     tenantActorSignals: deps.tenantActors,
     users: deps.identityProvider,
+    scimUsersPerTenantLimit: deps.settings.SCIM_USERS_PER_TENANT_LIMIT,
     ssoLinks: deps.identityProvider,
     domainChecks: domainChecksOf(deps.settings),
     issuerDiscovery: ssoIssuerDiscovery({

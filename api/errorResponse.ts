@@ -60,7 +60,10 @@ export function errorResponse(error: unknown): ErrorResponse {
   }
   if (error instanceof AppError) {
     const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
-    if (error.code === 'invalid_input') response.scimType = 'invalidValue';
+    if (error.code === 'invalid_input') {
+      const named = (error.details as { scimType?: unknown } | undefined)?.scimType;
+      response.scimType = typeof named === 'string' ? named : 'invalidValue';
+    }
     if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
     if (error.code === 'rate_limited') {
       // A limit that knows when it frees up says so (an invitation's sends); the others ask for a few seconds.

@@ -23,6 +23,8 @@ export interface RegistryContext {
   issuerDiscovery?: IssuerDiscovery;
   /** Whether a user signed in through an SSO connection's identity provider; absent where no provider is configured. */
   ssoLinks?: { signedInThrough(userId: string, alias: string): Promise<boolean> };
+  /** SCIM users a tenant's directories may hold together (SCIM_USERS_PER_TENANT_LIMIT); absent, 100,000. */
+  scimUsersPerTenantLimit?: number;
   /** The replica's cache of hot reads; absent, every read goes to the store. */
   cache?: RegistryCache;
 }

@@ -8,7 +8,7 @@
  */
 import KeycloakAdminClient, { fetchWithError } from '@keycloak/keycloak-admin-client';
 import type { Logger } from '../platform/logger.ts';
-import type { DirectoryUser } from '../domain/members/userDirectory.ts';
+import type { Account, DirectoryUser } from '../domain/members/userDirectory.ts';
 import {
   IdpError,
   INVITE_ACTIONS,
@@ -183,6 +183,14 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       throw new IdpError('rejected', 'the tenant-registry invite extension answered without an action link');
     }
     return { inviteUrl: actionLink };
+  }
+
+  async findAccount(by: { address: string } | { userId: string }): Promise<Account | undefined> {
+    const userId = 'userId' in by ? by.userId : await this.#userIdWithAddress(by.address.trim().toLowerCase());
+    const user = userId ? await this.#readUser(userId, false) : undefined;
+    if (!user?.id) return undefined;
+    const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+    return { userId: user.id, email: user.email ?? user.username ?? '', name, homeTenantId: attributeMap(user.attributes).tenant_id?.[0] ?? null };
   }
 
   async findUser(userId: string): Promise<DirectoryUser | undefined> {

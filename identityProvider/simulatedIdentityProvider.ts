@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DirectoryUser } from '../domain/members/userDirectory.ts';
+import type { Account, DirectoryUser } from '../domain/members/userDirectory.ts';
 import type { Orm } from '../store/orm.ts';
 import { nativePool } from '../store/nativePool.ts';
 import type { Sql } from '../store/sql.ts';
@@ -42,6 +42,7 @@ import {
   takeFault,
   userAttributes,
   userById,
+  accountRow,
   usersWithAddress,
   userWithAddress,
 } from '../store/simulatedIdentityProviderTables.ts';
@@ -196,6 +197,15 @@ export class SimulatedIdentityProvider implements IdentityProvider {
     if (!row) return undefined;
     await completeRequiredActions(sql, row.user_id);
     return { userId: row.user_id, invitationId: row.invitation_id, nonce: row.link_nonce };
+  }
+
+  findAccount(by: { address: string } | { userId: string }): Promise<Account | undefined> {
+    return this.#run('find_user', { subject: subject('userId' in by ? { userId: by.userId } : {}) }, async (sql) => {
+      if ('userId' in by && !UUID.test(by.userId)) return undefined;
+      const row = await accountRow(sql, 'userId' in by ? { userId: by.userId } : { address: by.address.trim().toLowerCase() });
+      if (!row) return undefined;
+      return { userId: row.id, email: row.email, name: [row.first_name, row.last_name].filter(Boolean).join(' '), homeTenantId: row.home_tenant_id };
+    });
   }
 
   findUser(userId: string): Promise<DirectoryUser | undefined> {

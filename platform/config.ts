@@ -108,6 +108,8 @@ const Settings = z.object({
   SSO_DISCOVERY_TIMEOUT_MS: integer(5_000),
   /** SCIM requests a directory may make a second (a burst of twice that), its identity provider's own budget. */
   SCIM_RATE_LIMIT_PER_SECOND: integer(25),
+  /** SCIM users a tenant's directories may hold together; past it a create is SCIM's 409 naming limit_reached. */
+  SCIM_USERS_PER_TENANT_LIMIT: integer(100_000),
   /** Where domains' TXT records are looked up (`host:port`, comma-separated); empty: the system's resolvers. */
   DNS_SERVERS: optionalText.transform((v) => v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []),
   /** Bound on one DNS try (two tries a server). */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { SERVICE_NODE_FLAGS } from './serviceNodeFlags.ts';
 import { resolve } from 'node:path';
 import type { Logger } from './logger.ts';
 
@@ -18,7 +19,7 @@ export interface ServiceProcess {
  * Node, with the given environment and the parent's stdout and stderr, so its log lines reach the terminal as they are.
  */
 export function startServiceProcess(name: string, script: string, env: NodeJS.ProcessEnv, log: Logger): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(projectRoot, script)], { cwd: projectRoot, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(projectRoot, script)], { cwd: projectRoot, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   log.info({ process: name, pid: child.pid }, 'service process started');
   return {

@@ -125,8 +125,44 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
   async recordUser(directoryId: string, id: string, userId: string, owned: boolean): Promise<void> {
     await (await nativePool(this.#orm)).query({
       name: 'directory_user_record_user',
-      text: 'update directory_users set user_id = $3, owned = owned or $4 where directory_id = $1 and id = $2',
+      // A SCIM user never moves to another account, and `owned` belongs to the account it was made with.
+      text: 'update directory_users set user_id = $3, owned = $4 where directory_id = $1 and id = $2 and user_id is null',
       values: [directoryId, id, userId, owned],
+    });
+  }
+
+  async linkedAccounts(directoryId: string): Promise<{ id: string; userId: string; owned: boolean }[]> {
+    if (!isUuid(directoryId)) return [];
+    const { rows } = await (await nativePool(this.#orm)).query<{ id: string; user_id: string; owned: boolean }>({
+      name: 'directory_linked_accounts',
+      text: 'select id, user_id, owned from directory_users where directory_id = $1 and user_id is not null order by id',
+      values: [directoryId],
+    });
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, owned: r.owned }));
+  }
+
+  async countOfTenant(tenantId: string): Promise<number> {
+    if (!isUuid(tenantId)) return 0;
+    const { rows } = await (await nativePool(this.#orm)).query<{ n: number }>({
+      name: 'directory_users_of_tenant',
+      text: 'select count(*)::int as n from directory_users u join directories d on d.id = u.directory_id where d.tenant_id = $1 and u.deleted_at is null',
+      values: [tenantId],
+    });
+    return rows[0]?.n ?? 0;
+  }
+
+  resyncGroupMembers(directoryId: string, tenantId: string, displayNames: readonly string[]): Promise<QueuedActorCommand[]> {
+    if (displayNames.length === 0) return Promise.resolve([]);
+    return nativeTransaction(this.#orm, async (sql) => {
+      const { rows } = await sql.query<{ id: string }>({
+        name: 'directory_group_members_to_resync',
+        text: `select distinct u.id from directory_groups g join directory_users u on u.directory_id = g.directory_id and u.id = any(g.members)
+               where g.directory_id = $1 and g.display_name = any($2::text[]) and u.deleted_at is null order by u.id`,
+        values: [directoryId, displayNames],
+      });
+      const handOffs: QueuedActorCommand[] = [];
+      for (const row of rows) handOffs.push(await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directoryId, scimUserId: row.id }));
+      return handOffs;
     });
   }
 

@@ -38,6 +38,21 @@ export function usersWithAddress(sql: Sql, tenantId: string, address: string): P
   return run(sql, 'users_with_address', `select id, attributes @> $1::jsonb as owned from idp_sim_users where email = $2 or username = $2`, [ownedBy(tenantId), address]);
 }
 
+/** The account of this id or holding this address (the oldest), with its home tenant; undefined when there is none. */
+export async function accountRow(
+  sql: Sql,
+  by: { userId: string } | { address: string },
+): Promise<{ id: string; email: string; first_name: string | null; last_name: string | null; home_tenant_id: string | null } | undefined> {
+  const columns = `id, email, first_name, last_name, attributes->'tenant_id'->>0 as home_tenant_id`;
+  const rows = await run<{ id: string; email: string; first_name: string | null; last_name: string | null; home_tenant_id: string | null }>(
+    sql,
+    'userId' in by ? 'account_by_id' : 'account_by_address',
+    'userId' in by ? `select ${columns} from idp_sim_users where id = $1` : `select ${columns} from idp_sim_users where email = $1 or username = $1 order by created_at limit 1`,
+    ['userId' in by ? by.userId : by.address],
+  );
+  return rows[0];
+}
+
 /** A user's e-mail and names; undefined when there is no such user. */
 export async function userById(sql: Sql, userId: string): Promise<{ email: string; first_name: string | null; last_name: string | null } | undefined> {
   const rows = await run<{ email: string; first_name: string | null; last_name: string | null }>(

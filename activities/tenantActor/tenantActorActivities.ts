@@ -11,7 +11,8 @@ import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { checkDomain, type DomainChecks } from '../../domain/domains/verifyDomain.ts';
 import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
 import { emailOf, nameOf } from '../../domain/directories/scimUserResource.ts';
-import { memberAuditEvent } from '../../domain/members/memberAuditEvent.ts';
+import { planDirectoryMember } from '../../domain/directories/directoryMemberRule.ts';
+import { tenantGovernsAccount } from '../../domain/accounts/tenantGovernance.ts';
 import { tenantSettingsOf } from '../../domain/tenants/tenantSettings.ts';
 import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
 import { planProvisioningInvitation } from '../../domain/invitations/provisioningInvitation.ts';
@@ -549,12 +550,11 @@ export function createTenantActorActivities(deps: {
     },
 
     /**
-     * A directory's SCIM user made to match in the provider and the tenant (the actor's syncDirectoryUser): the
-     * provider's user found by its e-mail or made (enabled, no required actions); an active member with the tenant's
-     * default role, source `directory` (a member that exists keeps its roles and source), or an inactive one for
-     * `active: false`, which also disables a provider user the directory made; a deleted SCIM user's member removed
-     * when the directory made it, a provider user the directory made disabled, and the SCIM user forgotten. The
-     * member's side is synced at once.
+     * A directory's SCIM user made to match in the provider and the tenant (the actor's syncDirectoryUser): linked,
+     * once, to the account holding its e-mail when the tenant governs that account, or to a new one it makes (an
+     * account it does not govern links nothing); its member decided by planDirectoryMember (only members the directory
+     * made change); the account enabled or disabled as the SCIM user is only when the directory made it and the tenant
+     * governs it now. A deleted SCIM user's member removed and the SCIM user forgotten. The member's side is synced at once.
      */
     async syncDirectoryUser(tenantId: string, directoryId: string, scimUserId: string): Promise<{ member: 'active' | 'inactive' | 'removed' | 'none' }> {
       const directoryUsers = stores.directoryUsers;
@@ -562,58 +562,65 @@ export function createTenantActorActivities(deps: {
       const user = await directoryUsers?.find(directoryId, scimUserId, true);
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
       if (!directoryUsers || !user || !tenant || !directory || directory.tenantId !== tenantId) return { member: 'none' };
-      const settings = tenantSettingsOf(tenant.settings);
-      if (user.deletedAt) {
-        if (user.userId) {
-          const removed = await stores.members.change(tenantId, user.userId, SYSTEM_ACTOR, [], (facts) =>
-            facts.member?.source === 'directory'
-              ? { remove: true, event: memberAuditEvent('member.removed', facts.member, { roles: facts.member.roles, source: 'directory', directory_id: directoryId }), result: true }
-              : { result: false },
-          );
-          if (removed?.result) await syncMemberNow(tenantId, user.userId, Date.now());
-          if (removed?.handOffs.length) await stores.outbox?.markDelivered(removed.handOffs.map((h) => h.id));
-          // A leaver the directory made must not sign in any more: its provider user is disabled as for `active: false`.
-          if (user.owned) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(user.userId!, false)));
+      const governed = async (userId: string, madeHere: boolean) => {
+        const account = await providerStep('find_user', () => asActivityFailure(() => idp.findAccount({ userId })));
+        return account !== undefined && (await tenantGovernsAccount(stores, tenantId, account, madeHere));
+      };
+      let { userId, owned } = user;
+      const email = emailOf(user);
+      if (!userId) {
+        if (user.deletedAt) {
+          await directoryUsers.purge(directoryId, scimUserId);
+          return { member: 'removed' };
         }
+        if (!email) throw ApplicationFailure.create({ type: 'rejected', message: `SCIM user ${scimUserId} has no e-mail address`, nonRetryable: true });
+        const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
+        const holder = await providerStep('find_user', () => asActivityFailure(() => idp.findAccount({ address: email })));
+        // The API refused such a SCIM user; an account made since then is still not the directory's to take.
+        if (holder && !(await tenantGovernsAccount(stores, tenantId, holder))) {
+          log.warn('SCIM user not linked: its address is an account the tenant does not govern', { tenantId, directoryId, scimUserId });
+          return { member: 'none' };
+        }
+        const made = await providerStep('user', () => asActivityFailure(() => idp.ensureDirectoryUser(ref, email, nameOf(user))));
+        if (!made.created && made.userId !== holder?.userId && !(await governed(made.userId, false))) return { member: 'none' };
+        await directoryUsers.recordUser(directoryId, scimUserId, made.userId, made.created);
+        userId = made.userId;
+        owned = made.created;
+      }
+      const settings = tenantSettingsOf(tenant.settings);
+      // The default role, and the roles the directory's mapping gives the user's groups.
+      const groupNames = user.deletedAt ? [] : ((await stores.directoryGroups?.namesOfMember(directoryId, scimUserId)) ?? []);
+      const askedRoles = [settings.default_role, ...groupNames.flatMap((name) => directory.groupRoles[name] ?? [])];
+      const request = { tenantId, directoryId, userId, email: email ?? user.userName, name: nameOf(user), active: user.active, deleted: user.deletedAt !== null, askedRoles };
+      // Judged before the member changes: a leaver's removal takes the account's home tenant with it.
+      const mayTouchAccount = owned && (await governed(userId, owned));
+      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [...askedRoles, 'MEMBER'], (facts, now) => planDirectoryMember(request, facts, now));
+      const outcome = written?.result ?? { member: 'none' as const, noActiveAdmin: false };
+      if (written?.handOffs.length) {
+        await syncMemberNow(tenantId, userId, Date.now());
+        await stores.outbox?.markDelivered(written.handOffs.map((h) => h.id));
+      }
+      if (outcome.noActiveAdmin) {
+        await stores.audit.appendOutcomeOnce(
+          {
+            action: 'tenant.no_active_admin',
+            tenant_id: tenantId,
+            target_id: tenantId,
+            target_type: 'tenant',
+            metadata: { outcome_id: `no_active_admin:${directoryId}:${scimUserId}:${user.updatedAt.getTime()}`, directory_id: directoryId, user_id: userId },
+          },
+          SYSTEM_ACTOR,
+        );
+      }
+      // A leaver the directory made must not sign in any more; an account it did not make, or no longer governs, is not its to touch.
+      const enabled = user.active && !user.deletedAt;
+      if (mayTouchAccount && outcome.member !== 'none') await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, enabled)));
+      if (user.deletedAt) {
         await directoryUsers.purge(directoryId, scimUserId);
         return { member: 'removed' };
       }
-      const email = emailOf(user);
-      if (!email) throw ApplicationFailure.create({ type: 'rejected', message: `SCIM user ${scimUserId} has no e-mail address`, nonRetryable: true });
-      const ref: TenantRef = { tenantId, slug: tenant.slug, name: organizationNameOf(tenant) };
-      const { userId, created } = await providerStep('user', () => asActivityFailure(() => idp.ensureDirectoryUser(ref, email, nameOf(user))));
-      await directoryUsers.recordUser(directoryId, scimUserId, userId, created);
-      const owned = created || user.owned;
-      // The default role, and the roles the directory's mapping gives the user's groups.
-      const groupNames = (await stores.directoryGroups?.namesOfMember(directoryId, scimUserId)) ?? [];
-      const asked = [settings.default_role, ...groupNames.flatMap((name) => directory.groupRoles[name] ?? [])];
-      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [...asked, 'MEMBER'], (facts, now) => {
-        const status = user.active ? 'active' : 'inactive';
-        const known = [...new Set(asked)].filter((slug) => facts.knownRoles.has(slug)).sort();
-        const roles = known.length > 0 ? known : ['MEMBER'];
-        const permissions = [...new Set(roles.flatMap((slug) => facts.knownRoles.get(slug) ?? []))].sort();
-        const before = facts.member;
-        if (before) {
-          const ours = before.source === 'directory';
-          const nextRoles = ours ? roles : before.roles;
-          const nextStatus = user.active && !ours ? before.status : status;
-          if (before.status === nextStatus && before.roles.join(' ') === nextRoles.join(' ')) return { result: status };
-          const member = { ...before, status: nextStatus, roles: nextRoles, permissions: ours ? permissions : before.permissions, updatedAt: now };
-          const event =
-            before.status !== nextStatus
-              ? memberAuditEvent(user.active ? 'member.reactivated' : 'member.deactivated', member, { from: before.status, to: nextStatus, directory_id: directoryId })
-              : memberAuditEvent('member.roles_changed', member, { old: before.roles, new: nextRoles, directory_id: directoryId });
-          return { put: member, event, result: status };
-        }
-        if (!user.active) return { result: 'inactive' as const };
-        const member = { tenantId, userId, email, name: nameOf(user), roles, permissions, status: 'active' as const, source: 'directory' as const, createdAt: now, updatedAt: now };
-        return { put: member, event: memberAuditEvent('member.added', member, { roles, source: 'directory', directory_id: directoryId }), result: 'active' as const };
-      });
-      await syncMemberNow(tenantId, userId, Date.now());
-      if (written?.handOffs.length) await stores.outbox?.markDelivered(written.handOffs.map((h) => h.id));
-      if (owned) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, user.active)));
       log.info('synced directory user', { tenantId, directoryId, scimUserId, userId, active: user.active });
-      return { member: user.active ? 'active' : 'inactive' };
+      return { member: outcome.member };
     },
 
     /**

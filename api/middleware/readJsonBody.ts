@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { AppError } from '../../domain/errors.ts';
+import { refusedKeyPath } from '../../domain/sharedPrototypeKeys.ts';
 
 const hasBody = (ctx: Context) =>
   ctx.req.headers['transfer-encoding'] !== undefined || Number(ctx.req.headers['content-length'] ?? 0) > 0;
@@ -70,9 +71,14 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (!isJson(ctx)) throw new AppError('unsupported_media_type', 'request body must be application/json');
   const text = await readText(ctx, limitBytes);
   if (text.trim() === '') return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('invalid_input', 'request body is not valid JSON');
   }
+  // A "__proto__" key (spelt out or escaped) is refused before any code copies or walks the body (SPEC-EXTENSIONS §13).
+  const proto = (text.includes('__proto__') || text.includes('\\u')) && refusedKeyPath(body, (key) => key === '__proto__');
+  if (proto) throw new AppError('invalid_input', `request body may not have a "__proto__" key (${proto})`, { scimType: 'invalidPath' });
+  return body;
 }

@@ -6,6 +6,28 @@ import type { DirectoryPatch } from '../schemas/directories.ts';
 import { directoryAuditEvent } from './createDirectory.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import { newDirectoryToken, ROTATION_GRACE_MS } from './directoryToken.ts';
+import { planDirectoryMember } from './directoryMemberRule.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+
+/** A member the directory's deletion takes away, as a deleted SCIM user of its would. */
+const leaverOf = (directory: DirectoryRecord, userId: string) => ({
+  tenantId: directory.tenantId,
+  directoryId: directory.id,
+  userId,
+  email: '',
+  name: '',
+  active: false,
+  deleted: true,
+  askedRoles: [],
+});
+
+const noActiveAdminEvent = (directory: DirectoryRecord, userId: string): AuditAppend => ({
+  action: 'tenant.no_active_admin',
+  tenant_id: directory.tenantId,
+  target_id: directory.tenantId,
+  target_type: 'tenant',
+  metadata: { directory_id: directory.id, user_id: userId },
+});
 
 async function reachable({ stores }: RegistryContext, id: string, reach: TenantReach) {
   const found = await stores.directories.find(id);
@@ -37,7 +59,12 @@ export async function updateDirectory(context: RegistryContext, id: string, patc
     return { put: after, event: directoryAuditEvent('directory.updated', after, { changes }), result: after };
   });
   if (!written) throw notFound('directory');
-  context.effects.follow({ staleDirectories: [id] });
+  // The members of the groups whose mapping changed get their roles again (SPEC-EXTENSIONS §13).
+  const remapped = [...new Set([...Object.keys(found.groupRoles), ...Object.keys(written.result.groupRoles)])].filter(
+    (name) => JSON.stringify(found.groupRoles[name] ?? []) !== JSON.stringify(written.result.groupRoles[name] ?? []),
+  );
+  const handOffs = await context.stores.directoryUsers.resyncGroupMembers(id, found.tenantId, remapped);
+  context.effects.follow({ handOffs, staleDirectories: [id] });
   return { ...written.result, users: found.users, groups: found.groups };
 }
 
@@ -56,9 +83,18 @@ export async function rotateDirectoryToken(context: RegistryContext, id: string,
   return { directory: { ...written.result, users: found.users, groups: found.groups }, token };
 }
 
-/** Deletes the directory (`directory.deleted`); its tokens stop working at once. */
+/**
+ * Deletes the directory (`directory.deleted`); its tokens stop working at once. First the members it made go, as
+ * deleting each of its users would (`member.removed`, their side synced by the tenant's actor); members it did not
+ * make stay. A failure part-way leaves the directory, so deleting it again finishes the work.
+ */
 export async function deleteDirectory(context: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach): Promise<void> {
-  await reachable(context, id, reach);
+  const found = await reachable(context, id, reach);
+  for (const { userId } of await context.stores.directoryUsers.linkedAccounts(id)) {
+    const removed = await context.stores.members.change(found.tenantId, userId, meta, [], (facts) => planDirectoryMember(leaverOf(found, userId), facts, new Date()));
+    if (removed?.result.noActiveAdmin) await context.stores.audit.append(noActiveAdminEvent(found, userId), meta);
+    context.effects.follow({ handOffs: removed?.handOffs ?? [] });
+  }
   const written = await context.stores.directories.change({ by: 'id', id }, meta, (before) => {
     if (!before) throw notFound('directory');
     return { remove: true, event: directoryAuditEvent('directory.deleted', before), result: undefined };

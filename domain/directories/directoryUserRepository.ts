@@ -23,8 +23,17 @@ export interface DirectoryUserRepository {
    * another user of the directory holds is `conflict`.
    */
   change<T>(directoryId: string, tenantId: string, id: string, meta: RequestMeta, decide: (before: DirectoryUserRecord | undefined, now: Date) => DirectoryUserChange<T>): Promise<{ result: T; handOffs: QueuedActorCommand[] }>;
-  /** The provider's user the actor made or found for the SCIM user. */
+  /** Links the SCIM user to the provider's user the actor made or found; a user linked already keeps its account. */
   recordUser(directoryId: string, id: string, userId: string, owned: boolean): Promise<void>;
+  /** The provider's users the directory's SCIM users are linked to (deleted ones too): what its deletion removes. */
+  linkedAccounts(directoryId: string): Promise<{ id: string; userId: string; owned: boolean }[]>;
+  /** How many SCIM users, not deleted, the tenant's directories hold together (SCIM_USERS_PER_TENANT_LIMIT). */
+  countOfTenant(tenantId: string): Promise<number>;
+  /**
+   * Hands a `syncDirectoryUser` to the tenant's actor for each user, not deleted, of the directory's groups of these
+   * display names (their roles come from the group mapping, which changed).
+   */
+  resyncGroupMembers(directoryId: string, tenantId: string, displayNames: readonly string[]): Promise<QueuedActorCommand[]>;
   /** Forgets a deleted user once its member is gone. */
   purge(directoryId: string, id: string): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { selectScimAttributes, type ScimAttributeSelection } from './scimAttribu
 import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
 import { directoryActor, normalisedOperations } from './scimUsers.ts';
+import { checkScimPatchPaths, checkScimResourceKeys } from './scimPatchPaths.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFoundGroup = () => new ScimError(404, 'no such Group in this directory');
@@ -79,6 +80,7 @@ async function writeGroup(
 }
 
 export async function createScimGroup(context: RegistryContext, directory: DirectoryRecord, body: unknown, base: string) {
+  checkScimResourceKeys(body);
   const input = scimGroupInput(body);
   const id = crypto.randomUUID();
   const group = await writeGroup(context, directory, id, (_, now) => {
@@ -89,6 +91,7 @@ export async function createScimGroup(context: RegistryContext, directory: Direc
 }
 
 export async function replaceScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  checkScimResourceKeys(body);
   const input = scimGroupInput(body);
   const group = await writeGroup(context, directory, id, (before, now) => {
     if (!before) return undefined;
@@ -102,12 +105,14 @@ export async function replaceScimGroup(context: RegistryContext, directory: Dire
 export async function patchScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
   if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  const normalised = normalisedOperations(operations);
+  checkScimPatchPaths(normalised, SCIM_GROUP_SCHEMA);
   const group = await writeGroup(context, directory, id, (before, now) => {
     if (!before) return undefined;
     let patched: unknown;
     try {
       const current = { schemas: [SCIM_GROUP_SCHEMA], displayName: before.displayName, ...(before.externalId ? { externalId: before.externalId } : {}), members: before.members.map((value) => ({ value })), meta: { resourceType: 'Group' } };
-      patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
+      patched = scimPatch(current as never, normalised as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
     } catch (error) {
       throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
     }

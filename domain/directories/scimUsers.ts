@@ -12,7 +12,34 @@ import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
 import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
 import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
-import { scimUserInput, toScimUser, type ScimUserInput } from './scimUserResource.ts';
+import { emailOf, scimUserInput, toScimUser, type ScimUserInput } from './scimUserResource.ts';
+import { checkScimPatchPaths, checkScimResourceKeys } from './scimPatchPaths.ts';
+import { tenantGovernsAccount } from '../accounts/tenantGovernance.ts';
+
+const DEFAULT_SCIM_USERS_PER_TENANT = 100_000;
+
+/**
+ * Refuses (409 uniqueness) a SCIM user whose userName or e-mail is an account the tenant does not govern, or, once
+ * linked, any account but its own: a directory links only accounts its tenant governs or new ones, and never moves.
+ */
+async function requireLinkable({ stores, users }: RegistryContext, directory: DirectoryRecord, before: DirectoryUserRecord | undefined, input: ScimUserInput): Promise<void> {
+  if (!users) return;
+  const addresses = [...new Set([emailOf(input), emailOf({ userName: input.userName, resource: {} })].filter((a): a is string => a !== undefined))];
+  for (const address of addresses) {
+    const account = await users.findAccount({ address });
+    if (!account) continue;
+    const taken = before?.userId ? account.userId !== before.userId : !(await tenantGovernsAccount(stores, directory.tenantId, account));
+    if (taken) throw new ScimError(409, `${address} is an account this directory may not link`, { scimType: 'uniqueness' });
+  }
+}
+
+/** The tenant's SCIM users past SCIM_USERS_PER_TENANT_LIMIT: 409 naming limit_reached, nothing made. */
+async function requireBelowLimit({ stores, scimUsersPerTenantLimit }: RegistryContext, directory: DirectoryRecord): Promise<void> {
+  const limit = scimUsersPerTenantLimit ?? DEFAULT_SCIM_USERS_PER_TENANT;
+  if ((await stores.directoryUsers.countOfTenant(directory.tenantId)) >= limit) {
+    throw new ScimError(409, `limit_reached: the tenant's directories hold ${limit} SCIM users, its limit (SCIM_USERS_PER_TENANT_LIMIT)`);
+  }
+}
 
 /** Who changes a directory's users: the directory itself (SPEC-EXTENSIONS §10: the directory as actor). */
 export const directoryActor = (directory: DirectoryRecord): RequestMeta => ({ actorId: `directory:${directory.id}`, actorType: 'directory', recordedBy: `directory:${directory.id}` });
@@ -80,7 +107,10 @@ async function writeUser(
 const changeAction = (before: DirectoryUserRecord, after: ScimUserInput) => (before.active && !after.active ? 'directory.user_deactivated' : 'directory.user_updated');
 
 export async function createScimUser(context: RegistryContext, directory: DirectoryRecord, body: unknown, base: string) {
+  checkScimResourceKeys(body);
   const input = scimUserInput(body);
+  await requireBelowLimit(context, directory);
+  await requireLinkable(context, directory, undefined, input);
   const id = crypto.randomUUID();
   const user = await writeUser(context, directory, id, (_, now) => {
     const created: DirectoryUserRecord = { id, directoryId: directory.id, ...input, userId: null, owned: false, deletedAt: null, createdAt: now, updatedAt: now };
@@ -90,7 +120,10 @@ export async function createScimUser(context: RegistryContext, directory: Direct
 }
 
 export async function replaceScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
+  checkScimResourceKeys(body);
   const input = scimUserInput(body);
+  const current = await context.stores.directoryUsers.find(directory.id, id);
+  if (current) await requireLinkable(context, directory, current, input);
   const user = await writeUser(context, directory, id, (before, now) => {
     if (!before) return undefined;
     const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
@@ -99,20 +132,32 @@ export async function replaceScimUser(context: RegistryContext, directory: Direc
   return answered(context, user, base);
 }
 
-/** RFC 7644 §3.5.2 PATCH, in the forms Okta and Microsoft Entra ID send (with and without `path`), by `scim-patch`. */
+/** The user after a PatchOp, by `scim-patch`: read as a User resource again. */
+function patchedInput(before: DirectoryUserRecord, operations: unknown[]): ScimUserInput {
+  let patched: Record<string, unknown>;
+  try {
+    const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, ...(before.resource.active !== undefined ? { active: before.active } : {}), ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
+    patched = scimPatch(current as never, operations as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+  }
+  return scimUserInput(patched);
+}
+
+/**
+ * RFC 7644 §3.5.2 PATCH, in the forms Okta and Microsoft Entra ID send (with and without `path`), by `scim-patch`,
+ * once every path is checked against the User schema (scimPatchPaths.ts).
+ */
 export async function patchScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
   if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  const normalised = normalisedOperations(operations);
+  checkScimPatchPaths(normalised, SCIM_USER_SCHEMA);
+  const current = await context.stores.directoryUsers.find(directory.id, id);
+  if (current) await requireLinkable(context, directory, current, patchedInput(current, normalised));
   const user = await writeUser(context, directory, id, (before, now) => {
     if (!before) return undefined;
-    let patched: Record<string, unknown>;
-    try {
-      const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, ...(before.resource.active !== undefined ? { active: before.active } : {}), ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
-      patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
-    } catch (error) {
-      throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
-    }
-    const input = scimUserInput(patched);
+    const input = patchedInput(before, normalised);
     const after: DirectoryUserRecord = { ...before, ...input, updatedAt: now };
     return { user: after, event: userEvent(changeAction(before, input), directory, after) };
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../platform/serviceNodeFlags.ts';
 import { inject } from 'vitest';
 import { freePort } from '../../platform/freePort.ts';
 import { eventually } from './eventually.ts';
@@ -16,7 +17,7 @@ export interface ApiProcess {
  */
 export async function spawnApi(env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../api/main.ts')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(import.meta.dirname, '../../api/main.ts')], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

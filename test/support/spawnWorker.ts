@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../platform/serviceNodeFlags.ts';
 import { inject } from 'vitest';
 
 /** The real worker entry point as its own process, on the run's database and Temporal server, with the simulated provider. */
 export function spawnWorker(taskQueue: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [resolve(import.meta.dirname, '../../worker/main.ts')], {
+  return spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(import.meta.dirname, '../../worker/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: inject('runtimeDatabaseUrl'),

@@ -66,7 +66,7 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
       201: { description: 'the SCIM resource made', schema: ScimBody },
       204: { description: 'deleted' },
       404: { description: 'no such resource in this directory (SCIM error body)', schema: ScimBody },
-      409: { description: 'a userName another user of the directory has (SCIM error body)', schema: ScimBody },
+      409: { description: 'a userName another user of the directory has, an account the tenant does not govern (uniqueness), or the tenant past SCIM_USERS_PER_TENANT_LIMIT (limit_reached) (SCIM error body)', schema: ScimBody },
       400: { description: 'invalid input (SCIM error body)', schema: ScimBody },
       401: { description: "no or another directory's token (SCIM error body)", schema: ScimBody },
       429: { description: "past the directory's budget (SCIM error body)", schema: ScimBody },

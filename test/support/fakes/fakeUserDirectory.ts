@@ -1,4 +1,4 @@
-import type { DirectoryUser, UserDirectory } from '../../../domain/members/userDirectory.ts';
+import type { Account, DirectoryUser, UserDirectory } from '../../../domain/members/userDirectory.ts';
 
 /** The identity provider's users as a test gives them; `failing` makes every lookup fail as an unreachable provider does. */
 export class FakeUserDirectory implements UserDirectory {
@@ -16,5 +16,10 @@ export class FakeUserDirectory implements UserDirectory {
     this.lookups += 1;
     if (this.failing) throw Object.assign(new Error('HTTP 503 Service Unavailable'), { kind: 'unavailable' });
     return this.users.get(userId);
+  }
+
+  async findAccount(by: { address: string } | { userId: string }): Promise<Account | undefined> {
+    const user = 'userId' in by ? this.users.get(by.userId) : [...this.users.values()].find((u) => u.email === by.address.trim().toLowerCase());
+    return user ? { ...user, homeTenantId: null } : undefined;
   }
 }
