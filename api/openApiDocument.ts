@@ -53,7 +53,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
       ...(route.extension ? { 'x-spec-addition': true } : {}),
       // OpenAPI 3.1 lets a bearer requirement name the roles it needs: the operation's scope, or registry:admin.
       ...(options.authEnabled
-        ? { security: route.access === 'public' ? [] : [{ bearerAuth: [route.access] }, { bearerAuth: [ADMIN_SCOPE] }] }
+        ? { security: route.access === 'public' ? [] : route.access === ADMIN_SCOPE ? [{ bearerAuth: [ADMIN_SCOPE] }] : [{ bearerAuth: [route.access] }, { bearerAuth: [ADMIN_SCOPE] }] }
         : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),

@@ -101,6 +101,11 @@ class OperationScope implements RouteScope {
   get caller(): Caller {
     return (this.#caller ??= callerOf(this.ctx.state.principal as Record<string, unknown> | undefined));
   }
+
+  // Kept like an operation for registry:admin alone (the codec's): what every tenant shares is no tenant operator's.
+  get sharedAuthority(): boolean {
+    return !this.deps.authConfig.enabled || grants(scopesOf(this.ctx.state.principal), ADMIN_SCOPE);
+  }
 }
 
 /** Like the router's: a parameter that is not valid percent-encoding is passed on as it came. */

@@ -21,6 +21,11 @@ export interface RouteScope {
   readonly meta: RequestMeta;
   /** What the caller's token binds it to (its tenants, its product); made on first access. */
   readonly caller: Caller;
+  /**
+   * Whether the caller may change what every tenant shares (the shared roles, the permissions catalog): a token with
+   * registry:admin, whatever AUTH_REQUIRE_SCOPES says, or any caller when authentication is off.
+   */
+  readonly sharedAuthority: boolean;
   deps: AppContext;
   ctx: Context;
 }

@@ -49,14 +49,14 @@ export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissi
 }
 
 /**
- * A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller
- * only. A change of its permissions reaches its holders' claims: pushed to each of their tenants, and every member this
+ * A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's), built-in ones included,
+ * for an unbound caller with the shared authority (registry:admin) only. A change of its permissions reaches its holders' claims: pushed to each of their tenants, and every member this
  * replica caches read again.
  */
-export async function updateRole({ stores, effects }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<RoleRecord> {
+export async function updateRole({ stores, effects }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT, sharedAuthority = true): Promise<RoleRecord> {
   const named = patch.permissions === undefined ? [] : sortedPermissions(patch.permissions);
   const updated = await stores.roles.changeRole(id, meta, named, (role, knownPermissions, now) => {
-    requireRoleReach(reach, role.tenantId, 'role', 'change a role shared by every tenant');
+    requireRoleReach(reach, role.tenantId, 'role', 'change a role shared by every tenant', sharedAuthority);
     return planRoleUpdate(role, patch, knownPermissions, now);
   });
   if (!updated) throw notFound('role');

@@ -295,3 +295,43 @@ describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (members:
     expect((await list()).body.items.map((r: { id: string }) => r.id)).toContain(shared.id);
   });
 });
+
+describe('the shared roles (every tenant has them) change only with registry:admin; a tenant\'s own with members:write', () => {
+  const token = async (scope: string) => ({ authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
+  const call = async (scope: string, method: string, path: string, body?: unknown) => authenticated.request(method, path, body, await token(scope));
+  const sharedChanges = async () => {
+    const shared = (await create({ slug: uniqueRole('Shared'), name: 'Shared' })).body;
+    return [
+      ['POST', '/v1/roles', { slug: uniqueRole('Everyone'), name: 'Everyone' }, 201],
+      ['POST', '/v1/roles', { slug: uniqueRole('Everyone'), name: 'Everyone', tenant_id: null }, 201],
+      ['PATCH', `/v1/roles/${(await builtIn('MEMBER')).id}`, { description: `member ${randomUUID()}` }, 200],
+      ['PATCH', `/v1/roles/${(await builtIn('IT_ADMIN')).id}`, { description: `admin ${randomUUID()}` }, 200],
+      ['PATCH', `/v1/roles/${shared.id}`, { name: 'Renamed' }, 200],
+      ['DELETE', `/v1/roles/${shared.id}`, undefined, 204],
+    ] as [string, string, unknown, number][];
+  };
+
+  it('refuses members:write every creation, change and deletion of a shared role, built-in ones included: 403, nothing changed', async () => {
+    const before = (await list()).body.items;
+    for (const [method, path, body] of await sharedChanges()) {
+      const res = await call('members:read members:write', method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body, `${method} ${path}`).toEqual({ error: 'forbidden', message: expect.stringContaining('registry:admin') });
+    }
+    const after = (await list()).body.items as { id: string; slug: string }[];
+    for (const role of before) expect(after.find((r) => r.id === role.id)).toEqual(role);
+    expect(after.filter((r) => r.slug.startsWith('Everyone'))).toEqual([]);
+  });
+
+  it('lets registry:admin create, change and delete a shared role', async () => {
+    for (const [method, path, body, ok] of await sharedChanges()) expect((await call('registry:admin', method, path, body)).status, `${method} ${path}`).toBe(ok);
+  });
+
+  it("lets members:write create, change and delete a tenant's own role", async () => {
+    const tenant = await newTenant();
+    const created = await call('members:write', 'POST', '/v1/roles', { slug: uniqueRole('Own'), name: 'Own', tenant_id: tenant });
+    expect(created.status).toBe(201);
+    expect((await call('members:write', 'PATCH', `/v1/roles/${created.body.id}`, { permissions: ['audit:read'] })).status).toBe(200);
+    expect((await call('members:write', 'DELETE', `/v1/roles/${created.body.id}`)).status).toBe(204);
+  });
+});
