@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
 import type { Caller } from '../../domain/access/caller.ts';
 import type { AppContext } from '../appDependencies.ts';
-import type { RouteAccess } from '../auth/scopes.ts';
+import type { RouteAccess, Scope } from '../auth/scopes.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -65,6 +65,11 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
    * tenant it may not reach); an operation that finds its tenant otherwise checks it in its service.
    */
   tenantIn?: 'params.id' | 'query.tenant_id' | 'body.tenant_id';
+  /**
+   * A scope the operation needs besides `access`, by what it is asked to do (a portal link's intent), checked like
+   * `access` once the input is parsed: 403 without it.
+   */
+  scopeOfInput?: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Scope;
   /** An operation over every tenant or none (creating one, the audit streams): refused to a tenant-bound caller. */
   acrossTenants?: string;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;
