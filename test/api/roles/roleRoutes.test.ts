@@ -335,3 +335,36 @@ describe('the shared roles (every tenant has them) change only with registry:adm
     expect((await call('members:write', 'DELETE', `/v1/roles/${created.body.id}`)).status).toBe(204);
   });
 });
+
+describe("a tenant's default role never gains members:manage (409)", () => {
+  const setDefault = (tenantId: string, role: string) => service.request('PATCH', `/v1/tenants/${tenantId}`, { settings: { default_role: role } });
+
+  it("refuses members:manage to a tenant's own role that is its default_role, and to a shared one some tenant has as default: 409, unchanged", async () => {
+    const tenant = await newTenant();
+    const own = (await create({ slug: uniqueRole('Arrivals'), name: 'Arrivals', permissions: ['audit:read'], tenant_id: tenant })).body;
+    const shared = (await create({ slug: uniqueRole('Everyone'), name: 'Everyone' })).body;
+    expect((await setDefault(tenant, own.slug)).status).toBe(200);
+    expect((await setDefault(await newTenant(), shared.slug)).status).toBe(200);
+    for (const role of [own, shared]) {
+      const res = await patch(role.id, { permissions: ['audit:read', 'members:manage'] });
+      expect(res, role.slug).toMatchObject({ status: 409, body: { error: 'conflict', message: expect.stringContaining('default role') } });
+    }
+    expect((await list(tenant)).body.items.find((r: { id: string }) => r.id === own.id).permissions).toEqual(['audit:read']);
+    expect((await list()).body.items.find((r: { id: string }) => r.id === shared.id).permissions).toEqual([]);
+  });
+
+  it("refuses members:manage to MEMBER, every tenant's default until it sets one: 409", async () => {
+    const member = await builtIn('MEMBER');
+    expect(await patch(member.id, { permissions: ['members:manage'] })).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    expect((await builtIn('MEMBER')).permissions).toEqual([]);
+  });
+
+  it('lets a role that is no default gain members:manage, and a default one change otherwise', async () => {
+    const tenant = await newTenant();
+    const deputy = (await create({ slug: uniqueRole('Deputy'), name: 'Deputy', tenant_id: tenant })).body;
+    expect((await patch(deputy.id, { permissions: ['members:manage'] })).status).toBe(200);
+    const arrivals = (await create({ slug: uniqueRole('Arrivals'), name: 'Arrivals', tenant_id: tenant })).body;
+    expect((await setDefault(tenant, arrivals.slug)).status).toBe(200);
+    expect((await patch(arrivals.id, { permissions: ['audit:read'], name: 'New arrivals' })).status).toBe(200);
+  });
+});
