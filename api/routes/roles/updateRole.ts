@@ -19,6 +19,7 @@ export const updateRoleRoute = defineRoute({
     200: { description: 'the role', schema: Role },
     400: { description: 'invalid input, or a permission that does not exist', schema: ErrorBody },
     404: { description: 'no such role', schema: ErrorBody },
+    409: { description: "members:manage asked for a role that is some tenant's default_role, or MEMBER", schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps, caller, sharedAuthority }) => ({ status: 200, body: toRole(await updateRole(deps, params.id, body, meta, caller.reach, sharedAuthority)) }),
 });
