@@ -22,15 +22,15 @@ afterAll(async () => {
 });
 
 /** Each cell whose text is one of `words`, with the number of lines it is laid out on. */
-const linesOfCells = (words: string[]) =>
-  browser.page.evaluate((wanted) => {
-    const cells = [...document.querySelectorAll('td')].filter((td) => wanted.includes(td.textContent?.trim() ?? ''));
-    return cells.map((td) => {
+const linesOfCells = async (words: string[]) =>
+  // A text evaluated in the page: the project's TypeScript has no DOM types.
+  (await browser.page.evaluate(`[...document.querySelectorAll('td')]
+    .filter((td) => ${JSON.stringify(words)}.includes(td.textContent.trim()))
+    .map((td) => {
       const range = document.createRange();
       range.selectNodeContents(td);
-      return [td.textContent!.trim(), new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size] as const;
-    });
-  }, words);
+      return [td.textContent.trim(), new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
+    })`)) as [string, number][];
 
 it('a table cell keeps each word whole: a state, a role, an action take one line', { timeout: 120_000 }, async () => {
   const tenant = (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('shot'), name: 'Acme Corporation' })).body.tenant;
