@@ -15,7 +15,7 @@ function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boole
   if (options.authEnabled) {
     added[401] = { description: 'no valid bearer token (WWW-Authenticate names the problem)', schema: ErrorBody };
     added[403] = {
-      description: `the token lacks the scope ${route.access} (or registry:admin)${route.acrossTenants ? ', or is bound to tenants (its tenant_id claim)' : ''}`,
+      description: `the token lacks the scope ${route.access} (or registry:admin)${route.acrossTenants ? ', or is bound to tenants (its tenant_id claim)' : ''}${route.scopeOfInput ? ', or the scope of what the request asks for (see the summary)' : ''}`,
       schema: ErrorBody,
     };
     // A tenant-bound token (its tenant_id claim) is answered 404 for any tenant it is not bound to.
@@ -53,7 +53,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
       ...(route.extension ? { 'x-spec-addition': true } : {}),
       // OpenAPI 3.1 lets a bearer requirement name the roles it needs: the operation's scope, or registry:admin.
       ...(options.authEnabled
-        ? { security: route.access === 'public' ? [] : [{ bearerAuth: [route.access] }, { bearerAuth: [ADMIN_SCOPE] }] }
+        ? { security: route.access === 'public' ? [] : route.access === ADMIN_SCOPE ? [{ bearerAuth: [ADMIN_SCOPE] }] : [{ bearerAuth: [route.access] }, { bearerAuth: [ADMIN_SCOPE] }] }
         : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),

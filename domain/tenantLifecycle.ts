@@ -19,5 +19,8 @@ export const statusAfter = (command: 'activate' | 'cancel'): TenantStatus => (co
 const KEY_USING_STATUSES: ReadonlySet<string> = new Set<TenantStatus>(['demo', 'trial', 'active']);
 export const tenantMayUseApiKeys = (status: string): boolean => KEY_USING_STATUSES.has(status);
 
+/** A frozen or archived tenant's admin portal closes: its sessions end at their next request (SPEC-EXTENSIONS §13). */
+export const tenantMayUsePortal = (status: string): boolean => status !== 'frozen' && status !== 'archived';
+
 /** A frozen or archived tenant cannot start a trial: its products must not grow while it is closed. */
 export const tenantMayStartTrial = (status: string): boolean => status !== 'frozen' && status !== 'archived';

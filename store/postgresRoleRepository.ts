@@ -96,6 +96,19 @@ async function membersHolding(sql: Sql, roleId: string): Promise<number> {
   return Number(held!.members);
 }
 
+/**
+ * How many tenants name the role as their default_role, read under the role's lock (a tenant's role: its own tenant
+ * only, as a tenant's setting may name only its own or a shared role).
+ */
+async function tenantsDefaulting(sql: Sql, role: RoleRow): Promise<number> {
+  const { rows: [found] } = await sql.query<{ tenants: string }>({
+    name: 'role_default_of_tenants',
+    text: `select count(*) as tenants from tenants where settings->>'default_role' = $1 and ($2::uuid is null or id = $2::uuid)`,
+    values: [role.slug, role.tenant_id],
+  });
+  return Number(found!.tenants);
+}
+
 /** The tenants where a member holds the role. */
 async function tenantsHolding(sql: Sql, roleId: string): Promise<string[]> {
   const { rows } = await sql.query<{ tenant_id: string }>({
@@ -232,7 +245,7 @@ export class PostgresRoleRepository implements RoleRepository {
       // Read after the lock is held, in a statement of its own: a change that waited reads the grants the one before it wrote.
       const { rows: [row] } = await sql.query<RoleRow>({ name: 'role_for_change', text: `select ${ROLE_COLUMNS} from roles r where r.id = $1`, values: [id] });
       const knownPermissions = await lockKnownPermissions(sql, namedPermissions);
-      const change = decide({ ...roleRowToRecord(row!), heldByMembers: await membersHolding(sql, id) }, knownPermissions, new Date());
+      const change = decide({ ...roleRowToRecord(row!), heldByMembers: await membersHolding(sql, id), defaultOfTenants: await tenantsDefaulting(sql, row!) }, knownPermissions, new Date());
       if (change.remove) {
         await sql.query({ name: 'role_delete', text: 'delete from roles where id = $1', values: [id] });
       } else if (change.update) {

@@ -12,8 +12,8 @@ export const SCOPES = {
   'audit:streams': 'create and delete audit streams: where the registry sends every tenant\'s audit events',
   'provisioning:operate': 'resend invites and retry provisioning',
   'members:read': "read permissions, roles, tenants' members and invitations",
-  'members:write': "define and delete permissions; create, change and delete roles; add, change, deactivate, reactivate and remove tenants' members; invite, resend and revoke invitations",
-  'registry:admin': 'everything, including decoding Temporal payloads',
+  'members:write': "create, change and delete a tenant's own roles; add, change, deactivate, reactivate and remove tenants' members; invite, resend and revoke invitations; portal links",
+  'registry:admin': 'everything, including decoding Temporal payloads and changing what every tenant shares: the permissions catalog and the shared roles',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

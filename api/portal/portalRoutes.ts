@@ -2,7 +2,8 @@ import type { Context, Middleware } from 'koa';
 import { isPortalIntent, type PortalIntent } from '../../domain/portal/portalIntent.ts';
 import type { PortalSessionRecord } from '../../domain/portal/portalRecords.ts';
 import { csrfTokenMatches } from '../../domain/portal/portalSecret.ts';
-import { openPortalLink, portalActor, portalReach, portalSessionOf } from '../../domain/portal/portalSessions.ts';
+import { openPortalLink, portalActor, portalReach, portalSessionOf, type PortalSessionEnd } from '../../domain/portal/portalSessions.ts';
+import type { TenantRecord } from '../../domain/tenants/tenantRecord.ts';
 import type { AppContext } from '../appDependencies.ts';
 import { errorResponse } from '../errorResponse.ts';
 import { requestMeta } from '../routing/requestMeta.ts';
@@ -45,6 +46,12 @@ const REFUSALS = {
   expired: [410, 'This link has expired', 'A portal link opens within five minutes of being made, and this one is older.'],
 } as const;
 
+const SESSION_ENDS: Record<PortalSessionEnd, string> = {
+  idle: 'A portal session ends after 30 minutes without use.',
+  lifetime: 'A portal session ends 8 hours after it was opened.',
+  tenant_closed: "Your organization's account is closed, and its portal sessions with it.",
+};
+
 /** The interstitial a link opens: a link scanner's GET spends nothing; the person's button press opens the session. */
 function openPage(ctx: Context, token: string): void {
   ctx.type = 'text/html; charset=utf-8';
@@ -60,9 +67,7 @@ function openPage(ctx: Context, token: string): void {
  * only. Every change is a call of the services of sections 7–10 with the session as actor and its tenant as reach.
  */
 export function portalRoutes(deps: AppContext): Middleware {
-  const scopeOf = async (ctx: Context, session: PortalSessionRecord): Promise<PortalScope | undefined> => {
-    const tenant = await deps.stores.tenants.find({ by: 'id', id: session.tenantId });
-    if (!tenant) return undefined;
+  const scopeOf = (ctx: Context, session: PortalSessionRecord, tenant: TenantRecord): PortalScope => {
     return { deps, session, tenant: { id: tenant.id, name: tenant.name, slug: tenant.slug }, meta: portalActor(session, requestMeta(ctx)), reach: portalReach(session), csrf: session.csrfToken };
   };
 
@@ -97,11 +102,11 @@ export function portalRoutes(deps: AppContext): Middleware {
       return;
     }
 
-    const session = await portalSessionOf(deps, ctx.cookies.get(COOKIE));
-    if (session === 'expired') return message(ctx, 401, 'Your session has ended', 'A portal session ends after 30 minutes without use.');
-    if (!session) return message(ctx, 401, 'No portal session', 'This page is opened from a portal link.');
-    const scope = await scopeOf(ctx, session);
-    if (!scope) return message(ctx, 404, 'Not found', 'The organization of this session no longer exists.');
+    const found = await portalSessionOf(deps, ctx.cookies.get(COOKIE));
+    if (found && 'ended' in found) return message(ctx, 401, 'Your session has ended', SESSION_ENDS[found.ended]);
+    if (!found) return message(ctx, 401, 'No portal session', 'This page is opened from a portal link.');
+    const { session, tenant } = found;
+    const scope = scopeOf(ctx, session, tenant);
 
     if (ctx.method === 'POST') {
       if (!sameOrigin(ctx)) return message(ctx, 403, 'Not allowed', 'This form was sent from another site.');

@@ -36,7 +36,7 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .error-summary { border: 2px solid #a4000f; background: #fff; padding: 0.5rem 1rem; border-radius: 4px; margin-bottom: 1rem; }
 dl { margin: 0; }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; max-width: 28rem; margin: 0.25rem 0 0; }
 summary { cursor: pointer; color: #0b4f9c; }
 dt { font-weight: 600; }

@@ -6,7 +6,7 @@ import type { Caller } from '../../domain/access/caller.ts';
 import { requireReach, requireUnbound } from '../../domain/access/tenantReach.ts';
 import { callerOf } from '../auth/callerBinding.ts';
 import type { AppContext } from '../appDependencies.ts';
-import { ADMIN_SCOPE, grants, scopesOf } from '../auth/scopes.ts';
+import { ADMIN_SCOPE, grants, scopesOf, type Scope } from '../auth/scopes.ts';
 import { readJsonBody } from '../middleware/readJsonBody.ts';
 import { jsonInputProblem, parseInput } from './parseInput.ts';
 import { queryObject } from './queryObject.ts';
@@ -14,6 +14,8 @@ import { requestMeta } from './requestMeta.ts';
 import type { AnyRoute, RouteScope } from './routeDefinition.ts';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const missingScope = (needed: Scope) => new AppError('forbidden', `this operation needs a token with the scope ${needed} (or registry:admin)`);
 
 /** Express-style path for the router: /v1/tenants/{id} → /v1/tenants/:id */
 export const routerPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ':$1');
@@ -32,9 +34,7 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
   return async (ctx) => {
     // The route template, for metrics and traces: never the raw path, which carries ids.
     ctx.state.route = template;
-    if (needed && !grants(scopesOf(ctx.state.principal), needed)) {
-      throw new AppError('forbidden', `this operation needs a token with the scope ${needed} (or registry:admin)`);
-    }
+    if (needed && !grants(scopesOf(ctx.state.principal), needed)) throw missingScope(needed);
     const params = route.params ? parseInput(route.params, ctx.params, 'path') : {};
     const search = ctx.querystring;
     const query = route.query || search !== '' ? queryOf(route, search) : {};
@@ -47,6 +47,8 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
       // Only an absent body counts as none: a JSON null is a body, and not the object the operation takes.
       body = parseInput(route.body, raw === undefined ? {} : raw, 'body');
     }
+    const alsoNeeded = scoped && route.scopeOfInput ? route.scopeOfInput({ params, query, body } as never) : undefined;
+    if (alsoNeeded && !grants(scopesOf(ctx.state.principal), alsoNeeded)) throw missingScope(alsoNeeded);
     const scope = new OperationScope(context, ctx);
     if (route.acrossTenants !== undefined) requireUnbound(scope.caller.reach, route.acrossTenants);
     if (route.tenantIn !== undefined) {
@@ -100,6 +102,11 @@ class OperationScope implements RouteScope {
   /** What the token binds the caller to, made on first use. */
   get caller(): Caller {
     return (this.#caller ??= callerOf(this.ctx.state.principal as Record<string, unknown> | undefined));
+  }
+
+  // Kept like an operation for registry:admin alone (the codec's): what every tenant shares is no tenant operator's.
+  get sharedAuthority(): boolean {
+    return !this.deps.authConfig.enabled || grants(scopesOf(this.ctx.state.principal), ADMIN_SCOPE);
   }
 }
 

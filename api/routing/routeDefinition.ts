@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RequestMeta } from '../../domain/requestMeta.ts';
 import type { Caller } from '../../domain/access/caller.ts';
 import type { AppContext } from '../appDependencies.ts';
-import type { RouteAccess } from '../auth/scopes.ts';
+import type { RouteAccess, Scope } from '../auth/scopes.ts';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -21,6 +21,11 @@ export interface RouteScope {
   readonly meta: RequestMeta;
   /** What the caller's token binds it to (its tenants, its product); made on first access. */
   readonly caller: Caller;
+  /**
+   * Whether the caller may change what every tenant shares (the shared roles, the permissions catalog): a token with
+   * registry:admin, whatever AUTH_REQUIRE_SCOPES says, or any caller when authentication is off.
+   */
+  readonly sharedAuthority: boolean;
   deps: AppContext;
   ctx: Context;
 }
@@ -60,6 +65,11 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
    * tenant it may not reach); an operation that finds its tenant otherwise checks it in its service.
    */
   tenantIn?: 'params.id' | 'query.tenant_id' | 'body.tenant_id';
+  /**
+   * A scope the operation needs besides `access`, by what it is asked to do (a portal link's intent), checked like
+   * `access` once the input is parsed: 403 without it.
+   */
+  scopeOfInput?: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Scope;
   /** An operation over every tenant or none (creating one, the audit streams): refused to a tenant-bound caller. */
   acrossTenants?: string;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;

@@ -1,7 +1,8 @@
 import { auditEventJson, type AuditRow } from './auditEventRow.ts';
 import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
 
-type ExportRow = AuditRow & { metadata: string | null };
+/** An event as the export reads it: its metadata the JSON text PostgreSQL returned. */
+export type ExportRow = AuditRow & { metadata: string | null };
 
 /** Every AuditEvent field, in the order of the CSV columns. */
 export const CSV_COLUMNS = [

@@ -1,6 +1,6 @@
 import type { AuditExportQuery } from '../schemas/audit.ts';
 import type { AuditRepository } from './auditRepository.ts';
-import { CSV_HEADER, csvLine, ndjsonLine } from './auditExportFormat.ts';
+import { CSV_HEADER, csvLine, ndjsonLine, type ExportRow } from './auditExportFormat.ts';
 import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
 
 /**
@@ -17,11 +17,18 @@ export const EXPORT_BATCH = 250;
  * response rather than a cut stream.
  *
  * The export holds one of the heavy audit reads' slots from the first read until its chunks end, fail, or their
- * consumer stops (a client that went away), and each read runs under their statement timeout.
+ * consumer stops (a client that went away), and each read runs under their statement timeout. `shown` is what a reader
+ * may see of each event (the admin portal's customer: portalAuditView.ts).
  */
-export async function exportAuditEvents(audit: AuditRepository, limits: AuditReadLimits, query: AuditExportQuery): Promise<AsyncIterableIterator<string>> {
+export async function exportAuditEvents(
+  audit: AuditRepository,
+  limits: AuditReadLimits,
+  query: AuditExportQuery,
+  shown?: (row: ExportRow) => ExportRow,
+): Promise<AsyncIterableIterator<string>> {
   const { format = 'ndjson', ...filter } = query;
-  const line = format === 'csv' ? csvLine : ndjsonLine;
+  const written = format === 'csv' ? csvLine : ndjsonLine;
+  const line = shown ? (row: ExportRow) => written(shown(row)) : written;
   const options = { statementTimeoutMs: limits.statementTimeoutMs };
   const release = takeAuditReadSlot(limits);
   const first = await audit.eventsAfter(filter, 0, EXPORT_BATCH, options).catch((error: unknown) => {

@@ -1,4 +1,6 @@
 import type { TenantReach } from '../access/tenantReach.ts';
+import { tenantMayUsePortal } from '../tenantLifecycle.ts';
+import type { TenantRecord } from '../tenants/tenantRecord.ts';
 import { boundTo } from '../access/tenantReach.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { RequestMeta } from '../requestMeta.ts';
@@ -8,6 +10,8 @@ import { newPortalSecret, portalSecretHash } from './portalSecret.ts';
 
 /** A session ends after this long without a request (SPEC-EXTENSIONS §11: 30 minutes idle). */
 export const PORTAL_IDLE_MS = 30 * 60_000;
+/** A session ends this long after it was opened, however busy (SPEC-EXTENSIONS §13: 8 hours). */
+export const PORTAL_LIFETIME_MS = 8 * 60 * 60_000;
 /** A session's last use is written at most this often (a page and its stylesheet are one use). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -50,15 +54,37 @@ export async function openPortalLink(
   return 'refused' in result ? result : { session: result.session, cookie: secret };
 }
 
-/** The session a cookie holds, while it has been used within PORTAL_IDLE_MS; its idle time starts again. */
-export async function portalSessionOf({ stores }: RegistryContext, cookie: string | undefined, now = new Date()): Promise<PortalSessionRecord | 'expired' | undefined> {
+/** Why a session ended: unused for PORTAL_IDLE_MS, opened PORTAL_LIFETIME_MS ago, or its tenant is frozen or archived. */
+export type PortalSessionEnd = 'idle' | 'lifetime' | 'tenant_closed';
+
+/** The rule of a session's life, judged at each request: undefined while it lives, else why it ended. */
+export function portalSessionEnd(session: Pick<PortalSessionRecord, 'createdAt' | 'lastSeenAt'>, tenantStatus: string, now: Date): PortalSessionEnd | undefined {
+  if (now.getTime() - session.createdAt.getTime() >= PORTAL_LIFETIME_MS) return 'lifetime';
+  if (now.getTime() - session.lastSeenAt.getTime() > PORTAL_IDLE_MS) return 'idle';
+  if (!tenantMayUsePortal(tenantStatus)) return 'tenant_closed';
+  return undefined;
+}
+
+/**
+ * The session a cookie holds and its tenant, while the session lives (portalSessionEnd); its idle time starts again.
+ * The tenant is read from the store at every request, not from a cache, so a freeze or an archive ends the session
+ * at its next request. An ended session is deleted: a tenant reactivated later does not bring it back.
+ */
+export async function portalSessionOf(
+  { stores }: RegistryContext,
+  cookie: string | undefined,
+  now = new Date(),
+): Promise<{ session: PortalSessionRecord; tenant: TenantRecord } | { ended: PortalSessionEnd } | undefined> {
   if (!cookie || cookie.length > 200) return undefined;
   const session = await stores.portal.findSession(portalSecretHash(cookie));
   if (!session) return undefined;
-  if (now.getTime() - session.lastSeenAt.getTime() > PORTAL_IDLE_MS) {
+  const tenant = await stores.tenants.find({ by: 'id', id: session.tenantId });
+  // A tenant that is gone closes its sessions as an archived one does.
+  const ended = tenant ? portalSessionEnd(session, tenant.status, now) : 'tenant_closed';
+  if (ended || !tenant) {
     await stores.portal.endSession(session.id);
-    return 'expired';
+    return { ended: ended ?? 'tenant_closed' };
   }
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await stores.portal.touchSession(session.id, now);
-  return session;
+  return { session, tenant };
 }

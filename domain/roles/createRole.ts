@@ -53,10 +53,13 @@ export function planRoleCreation(input: RoleCreate, id: string, facts: RoleCreat
   };
 }
 
-/** A tenant's role (the caller must reach the tenant) or, without tenant_id, one shared by every tenant (unbound callers only). */
-export async function createRole({ stores }: RegistryContext, input: RoleCreate, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<RoleRecord> {
+/**
+ * A tenant's role (the caller must reach the tenant) or, without tenant_id, one shared by every tenant (unbound callers
+ * with the shared authority, registry:admin, only).
+ */
+export async function createRole({ stores }: RegistryContext, input: RoleCreate, meta: RequestMeta, reach: TenantReach = EVERY_TENANT, sharedAuthority = true): Promise<RoleRecord> {
   const tenantId = input.tenant_id ?? null;
-  requireRoleReach(reach, tenantId, 'tenant', 'create a role shared by every tenant');
+  requireRoleReach(reach, tenantId, 'tenant', 'create a role shared by every tenant', sharedAuthority);
   const id = randomUUID();
   return stores.roles.insertRole({ slug: input.slug, tenantId, permissions: sortedPermissions(input.permissions ?? []) }, meta, (facts, now) =>
     planRoleCreation(input, id, facts, now),

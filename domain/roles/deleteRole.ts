@@ -24,13 +24,14 @@ export function planRoleDeletion(role: LockedRole): RoleChange<true> {
 }
 
 /**
- * A tenant's role goes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller only.
+ * A tenant's role goes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller with
+ * the shared authority (registry:admin) only.
  * No member holds it, yet every member this replica caches is read again, as the other replicas do on the deletion's
  * notification.
  */
-export async function deleteRole({ stores, effects }: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<void> {
+export async function deleteRole({ stores, effects }: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach = EVERY_TENANT, sharedAuthority = true): Promise<void> {
   const deleted = await stores.roles.changeRole(id, meta, [], (role) => {
-    requireRoleReach(reach, role.tenantId, 'role', 'delete a role shared by every tenant');
+    requireRoleReach(reach, role.tenantId, 'role', 'delete a role shared by every tenant', sharedAuthority);
     return planRoleDeletion(role);
   });
   if (!deleted) throw notFound('role');

@@ -19,9 +19,11 @@ export interface RoleCreationFacts {
   knownPermissions: ReadonlySet<string>;
 }
 
-/** A role read under its row lock, with how many members hold it. */
+/** A role read under its row lock, with how many members hold it and how many tenants have it as default_role. */
 export interface LockedRole extends RoleRecord {
   heldByMembers: number;
+  /** Tenants whose settings name it as default_role (a shared role: any tenant's; a tenant's role: its tenant's). */
+  defaultOfTenants: number;
 }
 
 /** What a change of one role writes, decided by a domain rule and written by the repository in one transaction. */

@@ -5,13 +5,14 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { RolePatch } from '../schemas/roles.ts';
 import type { RoleRecord } from './roleRecord.ts';
 import type { LockedRole, RoleChange } from './roleRepository.ts';
+import { requireDefaultStaysUnprivileged } from './defaultRoleRule.ts';
 import { requireRoleReach } from './roleReach.ts';
 import { requireKnownPermissions, sortedPermissions } from './rolePermissions.ts';
 
 /**
  * The PATCH rule: the given fields replace the stored ones, `permissions` the whole set (each must exist). Built-in
  * roles may change too: their slug, which tokens carry, never does. The event lists each changed field's old and new
- * value; a PATCH that changes nothing writes nothing.
+ * value; a PATCH that changes nothing writes nothing. A default role does not gain members:manage (409).
  */
 export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissions: ReadonlySet<string>, now: Date): RoleChange<RoleRecord> {
   const current: RoleRecord = {
@@ -27,6 +28,7 @@ export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissi
   };
   const permissions = patch.permissions === undefined ? role.permissions : sortedPermissions(patch.permissions);
   requireKnownPermissions(patch.permissions === undefined ? [] : permissions, knownPermissions);
+  requireDefaultStaysUnprivileged(role, permissions);
   const after = { name: patch.name ?? role.name, description: patch.description ?? role.description, permissions };
   const changes: Record<string, { old: unknown; new: unknown }> = {};
   if (after.name !== role.name) changes.name = { old: role.name, new: after.name };
@@ -49,14 +51,14 @@ export function planRoleUpdate(role: LockedRole, patch: RolePatch, knownPermissi
 }
 
 /**
- * A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's) for an unbound caller
- * only. A change of its permissions reaches its holders' claims: pushed to each of their tenants, and every member this
+ * A tenant's role changes for a caller that reaches its tenant; a shared role (every tenant's), built-in ones included,
+ * for an unbound caller with the shared authority (registry:admin) only. A change of its permissions reaches its holders' claims: pushed to each of their tenants, and every member this
  * replica caches read again.
  */
-export async function updateRole({ stores, effects }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT): Promise<RoleRecord> {
+export async function updateRole({ stores, effects }: RegistryContext, id: string, patch: RolePatch, meta: RequestMeta, reach: TenantReach = EVERY_TENANT, sharedAuthority = true): Promise<RoleRecord> {
   const named = patch.permissions === undefined ? [] : sortedPermissions(patch.permissions);
   const updated = await stores.roles.changeRole(id, meta, named, (role, knownPermissions, now) => {
-    requireRoleReach(reach, role.tenantId, 'role', 'change a role shared by every tenant');
+    requireRoleReach(reach, role.tenantId, 'role', 'change a role shared by every tenant', sharedAuthority);
     return planRoleUpdate(role, patch, knownPermissions, now);
   });
   if (!updated) throw notFound('role');

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { DateTime, JsonObject, Uuid, queryInteger } from './common.ts';
-import { isServiceOwnedAction, SERVICE_ACTOR_TYPE, SERVICE_OWNED_ACTION_PATTERN, SERVICE_OWNED_ACTION_PREFIXES } from '../audit/serviceOwnedActions.ts';
+import {
+  isServiceActorType,
+  isServiceOwnedAction,
+  SERVICE_ACTOR_TYPE_PATTERN,
+  SERVICE_ACTOR_TYPES,
+  SERVICE_OWNED_ACTION_PATTERN,
+  SERVICE_OWNED_ACTION_PREFIXES,
+} from '../audit/serviceOwnedActions.ts';
 
 const short = z.string().max(255);
 
@@ -25,15 +32,18 @@ export type AuditAppend = z.infer<typeof AuditAppend>;
 export const AuditAppendRequest = AuditAppend.extend({
   action: AuditAppend.shape.action
     .refine((action) => !isServiceOwnedAction(action), {
-      message: `actions starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} are written by the service only`,
+      message: `actions starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} (in any letter case) are written by the service only`,
     })
     .meta({
-      description: `Free text, except the service's own actions: a value starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')} is refused (400).`,
+      description: `Free text, except the service's own actions: a value starting with ${SERVICE_OWNED_ACTION_PREFIXES.join(', ')}, in any letter case, is refused (400).`,
       not: { pattern: SERVICE_OWNED_ACTION_PATTERN },
     }),
   actor_type: short
-    .refine((type) => type !== SERVICE_ACTOR_TYPE, { message: `actor_type ${SERVICE_ACTOR_TYPE} is the service's own and written by the service only` })
-    .meta({ description: `Free text, except ${SERVICE_ACTOR_TYPE}, the actor type of the service's own events (400).`, not: { const: SERVICE_ACTOR_TYPE } })
+    .refine((type) => !isServiceActorType(type), { message: `actor_type ${SERVICE_ACTOR_TYPES.join(', ')} (in any letter case) are the service's own and written by the service only` })
+    .meta({
+      description: `Free text, except ${SERVICE_ACTOR_TYPES.join(', ')} in any letter case, the actor types the service writes for itself, portal sessions and directories (400).`,
+      not: { pattern: SERVICE_ACTOR_TYPE_PATTERN },
+    })
     .optional(),
 }).meta({ id: 'AuditAppendRequest' });
 

@@ -6,6 +6,7 @@ import type { LockedTenant, TenantChange } from './tenantRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
 import { tenantSettingsOf } from './tenantSettings.ts';
+import { requireDefaultRoleFit } from '../roles/defaultRoleRule.ts';
 
 const FIELDS = {
   name: 'name',
@@ -62,11 +63,13 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
 /** The keys given a value. */
 const definedOf = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-/** A default role must be one the tenant has, its own or a shared one (400 otherwise). */
+/** A default role must be one the tenant has, its own or a shared one, that does not administer the tenant (400 otherwise). */
 async function requireTenantRole(roles: RegistryContext['stores']['roles'], tenantId: string, slug: string): Promise<void> {
   const known = await roles.listRoles(tenantId);
   if (known === undefined) throw notFound('tenant');
-  if (!known.some((role) => role.slug === slug)) throw invalidInput(`settings.default_role: unknown role for this tenant: ${slug}`);
+  const role = known.find((r) => r.slug === slug);
+  if (!role) throw invalidInput(`settings.default_role: unknown role for this tenant: ${slug}`);
+  requireDefaultRoleFit(role);
 }
 
 export async function updateTenant({ stores, effects }: RegistryContext, id: string, patch: TenantPatch, meta: RequestMeta): Promise<TenantRecord> {

@@ -1,12 +1,16 @@
 import { Readable } from 'node:stream';
 import { exportAuditEvents } from '../../../domain/audit/exportAuditEvents.ts';
+import { portalAuditEvent, portalAuditRow } from '../../../domain/portal/portalAuditView.ts';
 import type { AuditEvent } from '../../../domain/schemas/audit.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage } from '../portalIntentPage.ts';
 
 const PAGE_SIZE = 50;
 
-/** The tenant's audit log (SPEC §audit): browse its events newest first, and export them all as CSV or NDJSON. */
+/**
+ * The tenant's audit log (SPEC §audit): browse its events newest first, and export them all as CSV or NDJSON, each
+ * event as the customer may see it (portalAuditView.ts).
+ */
 export const auditPage: PortalIntentPage = {
   title: 'Audit log',
   notices: {},
@@ -25,7 +29,7 @@ export const auditPage: PortalIntentPage = {
   <h2 id="events-heading">Events, newest first</h2>
   ${page.items.length === 0 ? html`<p>No event.</p>` : html`<table>
     <thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
-    <tbody>${page.items.map((e) => html`<tr>
+    <tbody>${page.items.map(portalAuditEvent).map((e) => html`<tr>
       <td>${e.created_at}</td><td>${e.action}</td><td>${e.actor_type ?? ''}<br><span class="hint">${e.actor_id ?? ''}</span></td><td>${e.target_type ?? ''} ${e.target_name ?? e.target_id ?? ''}</td>
       <td>${e.metadata ? html`<details><summary>Details</summary><pre>${JSON.stringify(e.metadata, null, 2)}</pre></details>` : '—'}</td>
     </tr>`)}</tbody>
@@ -39,7 +43,7 @@ export const auditPage: PortalIntentPage = {
   downloads: {
     async export(scope, query) {
       const csv = query.get('format') === 'csv';
-      const chunks = await exportAuditEvents(scope.deps.stores.audit, scope.deps.auditReads, { tenant_id: scope.tenant.id, ...(csv ? { format: 'csv' as const } : {}) });
+      const chunks = await exportAuditEvents(scope.deps.stores.audit, scope.deps.auditReads, { tenant_id: scope.tenant.id, ...(csv ? { format: 'csv' as const } : {}) }, portalAuditRow);
       return {
         contentType: csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
         filename: `audit-events-${scope.tenant.slug}.${csv ? 'csv' : 'ndjson'}`,

@@ -2,7 +2,7 @@ import { requireNamedReach } from '../../../domain/access/tenantReach.ts';
 import { AuditAppendRequest, AuditEvent } from '../../../domain/schemas/audit.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
 import { appendWithIdempotencyKey } from '../../../domain/audit/appendWithIdempotencyKey.ts';
-import { SERVICE_ACTOR_TYPE, SERVICE_OWNED_ACTION_PREFIXES } from '../../../domain/audit/serviceOwnedActions.ts';
+import { SERVICE_ACTOR_TYPES, SERVICE_OWNED_ACTION_PREFIXES } from '../../../domain/audit/serviceOwnedActions.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const appendAuditEventRoute = defineRoute({
@@ -12,7 +12,7 @@ export const appendAuditEventRoute = defineRoute({
   access: 'audit:write',
   summary:
     'Append an event to the audit log. With an Idempotency-Key header (1–255 characters) the same key within 24 hours answers the first event again (201, same id, header Idempotent-Replayed: true) and appends nothing; the same key with a different body is 409. ' +
-    `Actions the service writes itself (${SERVICE_OWNED_ACTION_PREFIXES.join(', ')}) and actor_type ${SERVICE_ACTOR_TYPE} are refused (400); recorded_by is always the authenticated caller.`,
+    `Actions the service writes itself (${SERVICE_OWNED_ACTION_PREFIXES.join(', ')}) and the actor types it writes (${SERVICE_ACTOR_TYPES.join(', ')}), in any letter case, are refused (400); recorded_by is always the authenticated caller.`,
   tags: ['audit'],
   body: AuditAppendRequest,
   responses: {

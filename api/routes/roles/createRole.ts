@@ -10,7 +10,7 @@ export const createRoleRoute = defineRoute({
   operationId: 'createRole',
   access: 'members:write',
   summary:
-    "Create a role of a tenant (tenant_id) or, without one, a role every tenant has (refused, 403, to a token bound to tenants). The slug is unique among the shared roles and within a tenant; a tenant's role may not take a shared role's slug, nor a shared role one a tenant uses (409). Every permission must exist (400)",
+    "Create a role of a tenant (tenant_id) or, without one, a role every tenant has (refused, 403, to a token bound to tenants or without registry:admin, whatever AUTH_REQUIRE_SCOPES says). The slug is unique among the shared roles and within a tenant; a tenant's role may not take a shared role's slug, nor a shared role one a tenant uses (409). Every permission must exist (400)",
   tags: ['roles'],
   extension: true,
   body: RoleCreate,
@@ -27,5 +27,5 @@ export const createRoleRoute = defineRoute({
     404: { description: 'no such tenant', schema: ErrorBody },
     409: { description: 'the slug is taken (see above)', schema: ErrorBody },
   },
-  handler: async ({ body }, { meta, deps, caller }) => ({ status: 201, body: toRole(await createRole(deps, body, meta, caller.reach)) }),
+  handler: async ({ body }, { meta, deps, caller, sharedAuthority }) => ({ status: 201, body: toRole(await createRole(deps, body, meta, caller.reach, sharedAuthority)) }),
 });

@@ -7,7 +7,7 @@ export const deleteRoleRoute = defineRoute({
   path: '/v1/roles/{id}',
   operationId: 'deleteRole',
   access: 'members:write',
-  summary: 'Delete a role no member holds; built-in roles stay. A shared role only with a token bound to no tenant (403)',
+  summary: 'Delete a role no member holds; built-in roles stay. A shared role only with a token bound to no tenant that holds registry:admin, whatever AUTH_REQUIRE_SCOPES says (403)',
   tags: ['roles'],
   extension: true,
   params: IdParams,
@@ -17,8 +17,8 @@ export const deleteRoleRoute = defineRoute({
     404: { description: 'no such role', schema: ErrorBody },
     409: { description: 'built in, or a member holds it', schema: ErrorBody },
   },
-  handler: async ({ params }, { meta, deps, caller }) => {
-    await deleteRole(deps, params.id, meta, caller.reach);
+  handler: async ({ params }, { meta, deps, caller, sharedAuthority }) => {
+    await deleteRole(deps, params.id, meta, caller.reach, sharedAuthority);
     return { status: 204 };
   },
 });

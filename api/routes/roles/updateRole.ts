@@ -10,7 +10,7 @@ export const updateRoleRoute = defineRoute({
   operationId: 'updateRole',
   access: 'members:write',
   summary:
-    "Change a role's name, description or permissions (the whole set; each must exist, 400), built-in roles included; a shared role only with a token bound to no tenant (403)",
+    "Change a role's name, description or permissions (the whole set; each must exist, 400), built-in roles included; a shared role only with a token bound to no tenant that holds registry:admin, whatever AUTH_REQUIRE_SCOPES says (403). A role that is some tenant's default_role (MEMBER always is) cannot gain members:manage (409)",
   tags: ['roles'],
   extension: true,
   params: IdParams,
@@ -19,6 +19,7 @@ export const updateRoleRoute = defineRoute({
     200: { description: 'the role', schema: Role },
     400: { description: 'invalid input, or a permission that does not exist', schema: ErrorBody },
     404: { description: 'no such role', schema: ErrorBody },
+    409: { description: "members:manage asked for a role that is some tenant's default_role, or MEMBER", schema: ErrorBody },
   },
-  handler: async ({ params, body }, { meta, deps, caller }) => ({ status: 200, body: toRole(await updateRole(deps, params.id, body, meta, caller.reach)) }),
+  handler: async ({ params, body }, { meta, deps, caller, sharedAuthority }) => ({ status: 200, body: toRole(await updateRole(deps, params.id, body, meta, caller.reach, sharedAuthority)) }),
 });

@@ -93,10 +93,36 @@ describe('POST /v1/audit and the service-owned actions', () => {
     expect((await append({ action, actor_type: 'service' })).status).toBe(201);
   });
 
-  it('the OpenAPI document states both refusals (actor_type not system; no service-owned prefix, catalog. included), as the schema enforces them', async () => {
+  it.each(['portal', 'directory', 'System', 'SYSTEM', ' system', 'Portal', 'DIRECTORY '])(
+    'refuses actor_type %j with 400 and appends nothing: every actor type the service writes, in any letter case',
+    async (actorType) => {
+      const action = `pose.actor.${randomUUID().slice(0, 8)}`;
+      const res = await append({ action, actor_id: 'portal:forged', actor_type: actorType });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringContaining('written by the service only') });
+      expect(await countOf(action)).toBe(0);
+    },
+  );
+
+  it.each(['Member.removed', 'TENANT.created', 'Portal.link_opened', 'Directory.user_deleted', ' role.updated', 'API_KEY.revoked'])(
+    'refuses the action %j with 400: a service-owned prefix in any letter case',
+    async (action) => {
+      const tenantId = randomUUID();
+      const res = await append({ action, tenant_id: tenantId });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringContaining('written by the service only') });
+      expect((await service.request('GET', `/v1/audit?tenant_id=${tenantId}`)).body.items).toEqual([]);
+    },
+  );
+
+  it('the OpenAPI document states both refusals (the service\'s actor types; no service-owned prefix, catalog. included, in any case), as the schema enforces them', async () => {
     const schema = (await service.request('GET', '/openapi.json')).body.components.schemas.AuditAppendRequest;
-    expect(schema.properties.actor_type.not).toEqual({ const: 'system' });
-    expect(new RegExp(schema.properties.action.not.pattern).test('catalog.product_requested')).toBe(true);
+    const actorType = new RegExp(schema.properties.actor_type.not.pattern);
+    for (const refused of ['system', 'Portal', 'DIRECTORY']) expect(actorType.test(refused), refused).toBe(true);
+    for (const allowed of ['service', 'user', 'systems']) expect(actorType.test(allowed), allowed).toBe(false);
+    const action = new RegExp(schema.properties.action.not.pattern);
+    for (const refused of ['catalog.product_requested', 'Member.removed']) expect(action.test(refused), refused).toBe(true);
+    expect(action.test('billing.tenant.created')).toBe(false);
   });
 
   it('accepts actions that merely contain or resemble those prefixes', async () => {

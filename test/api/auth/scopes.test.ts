@@ -20,7 +20,7 @@ const SCOPE_TABLE: Record<string, string> = {
   appendAuditEvent: 'audit:write', createAuditStream: 'audit:streams', deleteAuditStream: 'audit:streams',
   resendInvite: 'provisioning:operate', retryProvisioning: 'provisioning:operate',
   listPermissions: 'members:read', listRoles: 'members:read', listMembers: 'members:read', getMember: 'members:read',
-  createPermission: 'members:write', deletePermission: 'members:write', createRole: 'members:write', updateRole: 'members:write',
+  createPermission: 'registry:admin', deletePermission: 'registry:admin', createRole: 'members:write', updateRole: 'members:write',
   deleteRole: 'members:write', putMember: 'members:write', removeMember: 'members:write', deactivateMember: 'members:write',
   reactivateMember: 'members:write',
   listInvitations: 'members:read', getInvitation: 'members:read', listDomains: 'members:read',
@@ -161,5 +161,16 @@ describe('scopes per route with AUTH_ENABLED', () => {
       const res = await lenient.request(request.method, request.path, request.body, await bearer(undefined));
       expect([request.ok].flat(), scope).toContain(res.status);
     }
+  });
+
+  it('with AUTH_REQUIRE_SCOPES=false still keeps what every tenant shares (permissions, shared roles) to registry:admin', async () => {
+    const anyToken = await bearer(undefined);
+    const refusals = [
+      await lenient.request('POST', '/v1/permissions', { slug: `lenient-${randomUUID().slice(0, 8)}:use` }, anyToken),
+      await lenient.request('POST', '/v1/roles', { slug: `Lenient_${randomUUID().slice(0, 8)}`, name: 'Lenient' }, anyToken),
+    ];
+    for (const res of refusals) expect(res.body).toEqual({ error: 'forbidden', message: expect.stringContaining('registry:admin') });
+    const admin = await bearer('registry:admin');
+    expect((await lenient.request('POST', '/v1/roles', { slug: `Lenient_${randomUUID().slice(0, 8)}`, name: 'Lenient' }, admin)).status).toBe(201);
   });
 });

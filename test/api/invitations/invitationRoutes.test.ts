@@ -93,9 +93,10 @@ describe('POST /v1/tenants/{id}/invitations', () => {
 
   it("takes the tenant's settings when the request names no roles or days", async () => {
     const tenant = await newTenant();
-    expect((await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'IT_ADMIN', invitation_expiry_days: 3 } })).status).toBe(200);
+    expect((await request('POST', '/v1/roles', { slug: 'Helpdesk', name: 'Helpdesk', tenant_id: tenant.id })).status).toBe(201);
+    expect((await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'Helpdesk', invitation_expiry_days: 3 } })).status).toBe(200);
     const res = await invite(tenant.id, { email: `set@${tenant.slug}.example`, send_email: false });
-    expect(res.body.roles).toEqual(['IT_ADMIN']);
+    expect(res.body.roles).toEqual(['Helpdesk']);
     expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(3 * 24 * 3600_000);
   });
 

@@ -130,3 +130,28 @@ describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (registry
     expect((await service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug)).toContain(slug);
   });
 });
+
+describe('the permissions catalog (every tenant\'s) changes only with registry:admin', () => {
+  const token = async (scope: string) => ({ authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
+
+  it('refuses members:write a new permission and the deletion of one: 403 forbidden, nothing changed', async () => {
+    const slug = uniquePermission('kept');
+    expect((await create({ slug })).status).toBe(201);
+    const operator = await token('members:read members:write');
+    const added = await authenticated.request('POST', '/v1/permissions', { slug: uniquePermission('refused') }, operator);
+    expect(added.status).toBe(403);
+    expect(added.body).toEqual({ error: 'forbidden', message: expect.stringContaining('registry:admin') });
+    const removed = await authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, operator);
+    expect(removed).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    const slugs = (await service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug);
+    expect(slugs).toContain(slug);
+    expect(slugs.filter((s: string) => s.startsWith('refused-'))).toEqual([]);
+  });
+
+  it('lets registry:admin define and delete a permission', async () => {
+    const admin = await token('registry:admin');
+    const slug = uniquePermission('admin');
+    expect((await authenticated.request('POST', '/v1/permissions', { slug }, admin)).status).toBe(201);
+    expect((await authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, admin)).status).toBe(204);
+  });
+});

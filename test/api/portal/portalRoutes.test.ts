@@ -1,12 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
+import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
 
 /** The admin portal over HTTP (SPEC-EXTENSIONS §11): links, sessions, and what a session may not do. */
 let service: TestService;
+/** The same service with AUTH_ENABLED, for the scopes a link needs. */
+let authenticated: TestService;
+let issuer: OidcIssuer;
 beforeAll(async () => {
   service = await startTestService();
+  issuer = await startOidcIssuer();
+  authenticated = await startTestService({}, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
 });
-afterAll(() => service?.close());
+afterAll(async () => {
+  await service?.close();
+  await authenticated?.close();
+  await issuer?.close();
+});
 
 const sql = (text: string, values: unknown[] = []) => service.orm.em.fork().execute<Record<string, any>[]>(text, values);
 const newTenant = async (name = 'Portal') => (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal'), name })).body.tenant as { id: string; slug: string };
@@ -132,6 +143,38 @@ describe('portal sessions', () => {
     expect((await raw('GET', '/portal/domains', { cookie: second.cookie })).status).toBe(401);
   });
 
+  it('a session lives at most 8 hours whatever its activity, and ends for good (a deleted row)', async () => {
+    const tenant = await newTenant();
+    const busy = await openSession((await linkFor(tenant.id, 'domains')).url);
+    await sql(`update portal_sessions set created_at = now() - interval '7 hours 58 minutes', last_seen_at = now() where tenant_id = ?`, [tenant.id]);
+    expect((await raw('GET', '/portal/domains', { cookie: busy.cookie })).status).toBe(200);
+    await sql(`update portal_sessions set created_at = now() - interval '8 hours 1 minute', last_seen_at = now() where tenant_id = ?`, [tenant.id]);
+    const ended = await raw('GET', '/portal/domains', { cookie: busy.cookie });
+    expect(ended.status).toBe(401);
+    expect(await ended.text()).toContain('Your session has ended');
+    expect(await sql('select 1 from portal_sessions where tenant_id = ?', [tenant.id])).toEqual([]);
+  });
+
+  it('a session ends when its tenant is frozen or archived: its next request is the ended page (401), changes nothing, and reactivating the tenant does not revive it', async () => {
+    const frozen = await newTenant();
+    const session = await openSession((await linkFor(frozen.id, 'invitations')).url);
+    expect((await service.request('POST', `/v1/tenants/${frozen.id}/cancel`, {})).body.status).toBe('frozen');
+    const invite = await raw('POST', '/portal/invitations/invite', { cookie: session.cookie, form: { _csrf: session.csrf, email: `late@${frozen.slug}.example` } });
+    expect(invite.status).toBe(401);
+    expect(await invite.text()).toContain('Your session has ended');
+    expect(await sql('select 1 from invitations where tenant_id = ?', [frozen.id])).toEqual([]);
+    expect((await service.request('POST', `/v1/tenants/${frozen.id}/activate`, {})).body.status).toBe('active');
+    expect((await raw('GET', '/portal/invitations', { cookie: session.cookie })).status).toBe(401);
+
+    const archived = await newTenant();
+    const other = await openSession((await linkFor(archived.id, 'audit')).url);
+    expect((await service.request('POST', `/v1/tenants/${archived.id}/archive`, {})).body.status).toBe('archived');
+    const page = await raw('GET', '/portal/audit', { cookie: other.cookie });
+    expect(page.status).toBe(401);
+    expect(await page.text()).toContain('Your session has ended');
+    expect((await raw('GET', '/portal/audit/export?format=csv', { cookie: other.cookie })).status).toBe(401);
+  });
+
   it('a refused form shows its error beside the field and keeps what was typed (400)', async () => {
     const tenant = await newTenant();
     const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'invitations')).url);
@@ -140,5 +183,64 @@ describe('portal sessions', () => {
     const page = await res.text();
     expect(page).toMatch(/<input id="email" name="email" type="email" value="not-an-address"[^>]*aria-describedby="email-error"[^>]*aria-invalid="true">/);
     expect(page).toContain('id="email-error"');
+  });
+});
+
+describe('a portal link needs the scope of what it opens (AUTH_ENABLED)', () => {
+  const asCaller = async (scope: string, tenantId: string, intent: string) =>
+    authenticated.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent }, { authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'product', scope })}` });
+
+  it('refuses an audit link to members:write without audit:read: 403, and no link is made', async () => {
+    const tenant = await newTenant();
+    const res = await asCaller('members:write', tenant.id, 'audit');
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'forbidden', message: expect.stringContaining('audit:read') });
+    expect(await sql("select count(*)::int as n from portal_links where tenant_id = ?", [tenant.id])).toEqual([{ n: 0 }]);
+  });
+
+  it('makes an audit link for members:write with audit:read, and every other intent for members:write alone', async () => {
+    const tenant = await newTenant();
+    expect((await asCaller('members:write audit:read', tenant.id, 'audit')).status).toBe(201);
+    for (const intent of ['members', 'invitations', 'domains', 'sso', 'directory']) expect((await asCaller('members:write', tenant.id, intent)).status, intent).toBe(201);
+    expect((await asCaller('audit:read', tenant.id, 'audit')).status).toBe(403);
+  });
+});
+
+describe("the portal's audit page shows the customer's events without the operator's details", () => {
+  const OPERATOR_AGENT = 'OperatorConsole/7.1 (internal)';
+  const INTERNAL = ['sales-owner-alice', 'ERP-4711-internal', 'cus_payment_0815'];
+
+  async function tenantWithOperatorHistory() {
+    const created = await service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal-audit'), name: 'Audited', sales_owner: INTERNAL[0] }, { 'user-agent': OPERATOR_AGENT });
+    const tenant = created.body.tenant as { id: string; slug: string };
+    await service.request('POST', `/v1/tenants/${tenant.id}/activate`, { erp_customer_id: INTERNAL[1] }, { 'user-agent': OPERATOR_AGENT });
+    await service.request('PATCH', `/v1/tenants/${tenant.id}`, { name: 'Audited Renamed', payment_cust_id: INTERNAL[2], sales_owner: 'sales-owner-bob' }, { 'user-agent': OPERATOR_AGENT });
+    const [stored] = await sql(`select source_ip from audit_events where tenant_id = ? and action = 'tenant.updated'`, [tenant.id]);
+    expect(stored!.source_ip).toBeTruthy();
+    return { tenant, operatorIp: stored!.source_ip as string };
+  }
+
+  it('the page lists the events (the rename included) with no client address, user agent, sales owner, ERP or payment id', async () => {
+    const { tenant, operatorIp } = await tenantWithOperatorHistory();
+    const { cookie } = await openSession((await linkFor(tenant.id, 'audit')).url);
+    const page = await (await raw('GET', '/portal/audit', { cookie })).text();
+    expect(page).toContain('tenant.updated');
+    expect(page).toContain('Audited Renamed');
+    for (const hidden of [OPERATOR_AGENT, operatorIp, ...INTERNAL, 'sales-owner-bob', 'sales_owner', 'erp_customer_id', 'payment_cust_id']) expect(page, hidden).not.toContain(hidden);
+  });
+
+  it('the CSV and NDJSON exports leave them out too', async () => {
+    const { tenant, operatorIp } = await tenantWithOperatorHistory();
+    const { cookie } = await openSession((await linkFor(tenant.id, 'audit')).url);
+    const csv = await (await raw('GET', '/portal/audit/export?format=csv', { cookie })).text();
+    const ndjson = await (await raw('GET', '/portal/audit/export?format=ndjson', { cookie })).text();
+    const [header, ...rows] = csv.trim().split('\r\n');
+    expect(header).toContain('source_ip');
+    expect(rows.some((row) => row.includes('tenant.updated') && row.includes('Audited Renamed'))).toBe(true);
+    expect(ndjson).toContain('Audited Renamed');
+    for (const hidden of [OPERATOR_AGENT, operatorIp, ...INTERNAL, 'sales-owner-bob', 'sales_owner', 'erp_customer_id', 'payment_cust_id']) {
+      expect(csv, hidden).not.toContain(hidden);
+      expect(ndjson, hidden).not.toContain(hidden);
+    }
   });
 });

@@ -295,3 +295,76 @@ describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (members:
     expect((await list()).body.items.map((r: { id: string }) => r.id)).toContain(shared.id);
   });
 });
+
+describe('the shared roles (every tenant has them) change only with registry:admin; a tenant\'s own with members:write', () => {
+  const token = async (scope: string) => ({ authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
+  const call = async (scope: string, method: string, path: string, body?: unknown) => authenticated.request(method, path, body, await token(scope));
+  const sharedChanges = async () => {
+    const shared = (await create({ slug: uniqueRole('Shared'), name: 'Shared' })).body;
+    return [
+      ['POST', '/v1/roles', { slug: uniqueRole('Everyone'), name: 'Everyone' }, 201],
+      ['POST', '/v1/roles', { slug: uniqueRole('Everyone'), name: 'Everyone', tenant_id: null }, 201],
+      ['PATCH', `/v1/roles/${(await builtIn('MEMBER')).id}`, { description: `member ${randomUUID()}` }, 200],
+      ['PATCH', `/v1/roles/${(await builtIn('IT_ADMIN')).id}`, { description: `admin ${randomUUID()}` }, 200],
+      ['PATCH', `/v1/roles/${shared.id}`, { name: 'Renamed' }, 200],
+      ['DELETE', `/v1/roles/${shared.id}`, undefined, 204],
+    ] as [string, string, unknown, number][];
+  };
+
+  it('refuses members:write every creation, change and deletion of a shared role, built-in ones included: 403, nothing changed', async () => {
+    const before = (await list()).body.items;
+    for (const [method, path, body] of await sharedChanges()) {
+      const res = await call('members:read members:write', method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body, `${method} ${path}`).toEqual({ error: 'forbidden', message: expect.stringContaining('registry:admin') });
+    }
+    const after = (await list()).body.items as { id: string; slug: string }[];
+    for (const role of before) expect(after.find((r) => r.id === role.id)).toEqual(role);
+    expect(after.filter((r) => r.slug.startsWith('Everyone'))).toEqual([]);
+  });
+
+  it('lets registry:admin create, change and delete a shared role', async () => {
+    for (const [method, path, body, ok] of await sharedChanges()) expect((await call('registry:admin', method, path, body)).status, `${method} ${path}`).toBe(ok);
+  });
+
+  it("lets members:write create, change and delete a tenant's own role", async () => {
+    const tenant = await newTenant();
+    const created = await call('members:write', 'POST', '/v1/roles', { slug: uniqueRole('Own'), name: 'Own', tenant_id: tenant });
+    expect(created.status).toBe(201);
+    expect((await call('members:write', 'PATCH', `/v1/roles/${created.body.id}`, { permissions: ['audit:read'] })).status).toBe(200);
+    expect((await call('members:write', 'DELETE', `/v1/roles/${created.body.id}`)).status).toBe(204);
+  });
+});
+
+describe("a tenant's default role never gains members:manage (409)", () => {
+  const setDefault = (tenantId: string, role: string) => service.request('PATCH', `/v1/tenants/${tenantId}`, { settings: { default_role: role } });
+
+  it("refuses members:manage to a tenant's own role that is its default_role, and to a shared one some tenant has as default: 409, unchanged", async () => {
+    const tenant = await newTenant();
+    const own = (await create({ slug: uniqueRole('Arrivals'), name: 'Arrivals', permissions: ['audit:read'], tenant_id: tenant })).body;
+    const shared = (await create({ slug: uniqueRole('Everyone'), name: 'Everyone' })).body;
+    expect((await setDefault(tenant, own.slug)).status).toBe(200);
+    expect((await setDefault(await newTenant(), shared.slug)).status).toBe(200);
+    for (const role of [own, shared]) {
+      const res = await patch(role.id, { permissions: ['audit:read', 'members:manage'] });
+      expect(res, role.slug).toMatchObject({ status: 409, body: { error: 'conflict', message: expect.stringContaining('default role') } });
+    }
+    expect((await list(tenant)).body.items.find((r: { id: string }) => r.id === own.id).permissions).toEqual(['audit:read']);
+    expect((await list()).body.items.find((r: { id: string }) => r.id === shared.id).permissions).toEqual([]);
+  });
+
+  it("refuses members:manage to MEMBER, every tenant's default until it sets one: 409", async () => {
+    const member = await builtIn('MEMBER');
+    expect(await patch(member.id, { permissions: ['members:manage'] })).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    expect((await builtIn('MEMBER')).permissions).toEqual([]);
+  });
+
+  it('lets a role that is no default gain members:manage, and a default one change otherwise', async () => {
+    const tenant = await newTenant();
+    const deputy = (await create({ slug: uniqueRole('Deputy'), name: 'Deputy', tenant_id: tenant })).body;
+    expect((await patch(deputy.id, { permissions: ['members:manage'] })).status).toBe(200);
+    const arrivals = (await create({ slug: uniqueRole('Arrivals'), name: 'Arrivals', tenant_id: tenant })).body;
+    expect((await setDefault(tenant, arrivals.slug)).status).toBe(200);
+    expect((await patch(arrivals.id, { permissions: ['audit:read'], name: 'New arrivals' })).status).toBe(200);
+  });
+});

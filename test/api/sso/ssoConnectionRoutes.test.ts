@@ -109,7 +109,8 @@ describe('PATCH and DELETE /v1/sso-connections/{id}', () => {
 describe('POST /v1/internal/idp/sso-sign-ins', () => {
   it("makes a user's first sign-in through the connection an active member with the tenant's default role, source sso; later ones leave it", async () => {
     const tenant = await newTenant();
-    await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'IT_ADMIN' } });
+    await request('POST', '/v1/roles', { slug: 'Helpdesk', name: 'Helpdesk', tenant_id: tenant.id });
+    expect((await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'Helpdesk' } })).status).toBe(200);
     const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's' })).body;
     await eventually(() => simulatedProvider(created.idp_alias), 10_000, 'the identity provider');
     const userId = await addSimulatedUser(stack.service.orm, { email: `jane@${tenant.slug}.example` });
@@ -117,11 +118,11 @@ describe('POST /v1/internal/idp/sso-sign-ins', () => {
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: 'not-a-user', idp_alias: created.idp_alias })).status).toBe(404);
     const signIn = { user_id: userId, idp_alias: created.idp_alias, email: 'Jane@Acme.test', name: 'Jane Doe' };
     const first = await request('POST', '/v1/internal/idp/sso-sign-ins', signIn);
-    expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: 'jane@acme.test', roles: ['IT_ADMIN'], status: 'active', source: 'sso' } });
+    expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: 'jane@acme.test', roles: ['Helpdesk'], status: 'active', source: 'sso' } });
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', signIn)).status).toBe(200);
     expect((await eventsOf(tenant.id, 'member.')).map((e) => [e.action, e.metadata.source])).toEqual([['member.added', 'sso']]);
     const claims = await request('POST', '/v1/internal/idp/claims', { user_id: signIn.user_id });
-    expect(claims.body).toMatchObject({ tenant_id: tenant.id, org_roles: ['IT_ADMIN'], membership_status: 'active' });
+    expect(claims.body).toMatchObject({ tenant_id: tenant.id, org_roles: ['Helpdesk'], membership_status: 'active' });
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { ...signIn, idp_alias: 'sso-unknown' })).status).toBe(404);
   });
 });

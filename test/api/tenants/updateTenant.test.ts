@@ -94,13 +94,14 @@ describe('PATCH /v1/tenants/{id} settings', () => {
   it('are MEMBER and 7 days until set; a PATCH sets the ones it gives (tenant.updated with old and new), the others stay', async () => {
     const tenant = await createTenant();
     expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7 });
-    const res = await patch(tenant.id, { settings: { default_role: 'IT_ADMIN' } });
-    expect(res).toMatchObject({ status: 200, body: { settings: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 } } });
-    expect((await patch(tenant.id, { settings: { invitation_expiry_days: 14 } })).body.settings).toEqual({ default_role: 'IT_ADMIN', invitation_expiry_days: 14 });
+    expect((await service.request('POST', '/v1/roles', { slug: 'Helpdesk', name: 'Helpdesk', permissions: ['audit:read'], tenant_id: tenant.id })).status).toBe(201);
+    const res = await patch(tenant.id, { settings: { default_role: 'Helpdesk' } });
+    expect(res).toMatchObject({ status: 200, body: { settings: { default_role: 'Helpdesk', invitation_expiry_days: 7 } } });
+    expect((await patch(tenant.id, { settings: { invitation_expiry_days: 14 } })).body.settings).toEqual({ default_role: 'Helpdesk', invitation_expiry_days: 14 });
     const changes = (await events(tenant.id, 'tenant.updated')).map((e: { metadata: { changes: unknown } }) => e.metadata.changes).reverse();
     expect(changes).toEqual([
-      { settings: { old: { default_role: 'MEMBER', invitation_expiry_days: 7 }, new: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 } } },
-      { settings: { old: { default_role: 'IT_ADMIN', invitation_expiry_days: 7 }, new: { default_role: 'IT_ADMIN', invitation_expiry_days: 14 } } },
+      { settings: { old: { default_role: 'MEMBER', invitation_expiry_days: 7 }, new: { default_role: 'Helpdesk', invitation_expiry_days: 7 } } },
+      { settings: { old: { default_role: 'Helpdesk', invitation_expiry_days: 7 }, new: { default_role: 'Helpdesk', invitation_expiry_days: 14 } } },
     ]);
     // The same again changes nothing and records nothing.
     await patch(tenant.id, { settings: { invitation_expiry_days: 14 } });
@@ -116,4 +117,16 @@ describe('PATCH /v1/tenants/{id} settings', () => {
     for (const days of [0, 31, 1.5]) expect((await patch(tenant.id, { settings: { invitation_expiry_days: days } })).status, String(days)).toBe(400);
     expect((await patch(tenant.id, { settings: { unknown: 1 } })).status).toBe(400);
   });
+
+  it('refuses a default role holding members:manage (IT_ADMIN, or a role of its own): 400 invalid input, nothing changed', async () => {
+    const tenant = await createTenant();
+    expect((await service.request('POST', '/v1/roles', { slug: 'Deputy', name: 'Deputy', permissions: ['members:manage'], tenant_id: tenant.id })).status).toBe(201);
+    for (const role of ['IT_ADMIN', 'Deputy']) {
+      const res = await patch(tenant.id, { settings: { default_role: role, invitation_expiry_days: 3 }, name: 'Not renamed' });
+      expect(res, role).toMatchObject({ status: 400, body: { error: 'invalid_input', message: expect.stringContaining('members:manage') } });
+    }
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body).toMatchObject({ name: 'Before', settings: { default_role: 'MEMBER', invitation_expiry_days: 7 } });
+    expect(await events(tenant.id, 'tenant.updated')).toEqual([]);
+  });
 });
+

@@ -16,6 +16,8 @@ export class InMemoryRoleRepository implements RoleRepository {
   readonly roles = new Map<string, RoleRecord>();
   readonly tenants = new Set<string>();
   readonly holders = new Map<string, number>();
+  /** How many tenants have each role (by id) as default_role, as a test says. */
+  readonly defaultOf = new Map<string, number>();
   readonly events: AuditAppend[] = [];
   /** The tenant of each member holding the role (a member repository built on this one answers it); `holders` overrides its count. */
   membersHolding: (role: RoleRecord) => string[] = () => [];
@@ -93,7 +95,7 @@ export class InMemoryRoleRepository implements RoleRepository {
     if (!role) return undefined;
     const known = new Set(namedPermissions.filter((slug) => this.permissions.has(slug)));
     const heldIn = this.membersHolding(role);
-    const change = decide({ ...structuredClone(role), heldByMembers: this.holders.get(id) ?? heldIn.length }, known, new Date());
+    const change = decide({ ...structuredClone(role), heldByMembers: this.holders.get(id) ?? heldIn.length, defaultOfTenants: this.defaultOf.get(id) ?? 0 }, known, new Date());
     if (change.remove) this.roles.delete(id);
     else if (change.update) Object.assign(role, structuredClone(change.update));
     if (change.event) this.events.push(change.event);

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { portalAuditEvent, portalAuditRow } from '../../../domain/portal/portalAuditView.ts';
+
+const base = { id: 7, action: 'tenant.updated', created_at: '2026-12-01T12:00:00.000Z', hash: 'a'.repeat(64) };
+
+describe("what the portal shows of an event", () => {
+  it("drops the client address, the user agent and the operator's tenant fields at any depth, and keeps the rest", () => {
+    const shown = portalAuditEvent({
+      ...base,
+      actor_id: 'operator-console',
+      source_ip: '10.1.2.3',
+      user_agent: 'OperatorConsole/7.1',
+      metadata: { changes: { name: { old: 'A', new: 'B' }, sales_owner: { old: 'alice', new: 'bob' }, payment_cust_id: { old: null, new: 'cus_1' } }, erp_customer_id: 'ERP-1', plan: 'pro' },
+    });
+    expect(shown).toEqual({ ...base, actor_id: 'operator-console', metadata: { changes: { name: { old: 'A', new: 'B' } }, plan: 'pro' } });
+  });
+
+  it('does the same to an export row', () => {
+    const row = portalAuditRow({
+      id: '7', action: 'tenant.activated', tenant_id: null, project_id: null, actor_id: 'ops', actor_name: null, actor_type: 'service', target_id: null, target_type: null,
+      target_name: null, product: null, metadata: '{"to":"active","erp_customer_id":"ERP-1"}', source_ip: '10.1.2.3', user_agent: 'OperatorConsole/7.1', recorded_by: 'ops',
+      created_at: base.created_at, hash: base.hash,
+    });
+    expect(row).toMatchObject({ source_ip: null, user_agent: null, actor_id: 'ops', metadata: '{"to":"active"}' });
+  });
+});
