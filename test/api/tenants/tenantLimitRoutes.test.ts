@@ -41,7 +41,7 @@ function expectLimitReached(res: TestResponse, limit: string) {
 const makes = {
   directories: (t: string) => limited.request('POST', `/v1/tenants/${t}/directories`, {}),
   sso_connections: (t: string, i: number) => limited.request('POST', `/v1/tenants/${t}/sso-connections`, { issuer: issuer.issuer, client_id: `client-${i}`, client_secret: 'secret' }),
-  domains: (t: string, i: number) => limited.request('POST', `/v1/tenants/${t}/domains`, { domain: `d${i}-${uniqueSlug('lim')}.example.com` }),
+  domains: (t: string, i: number) => limited.request('POST', `/v1/tenants/${t}/domains`, { domain: `d${i}-${uniqueSlug('lim')}.test` }),
   pending_invitations: (t: string, i: number) => limited.request('POST', `/v1/tenants/${t}/invitations`, { email: `person-${i}@limits.example` }),
 };
 const tableOf = { directories: 'directories', sso_connections: 'sso_connections', domains: 'domains', pending_invitations: 'invitations' } as const;
@@ -141,7 +141,7 @@ describe('the portal shows a limit reached as a readable message', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: limited.baseUrl },
-      body: new URLSearchParams({ _csrf: csrf, domain: 'third.example.com' }).toString(),
+      body: new URLSearchParams({ _csrf: csrf, domain: `third-${tenant.slug}.test` }).toString(),
     });
     expect(res.status).toBe(400);
     const refused = await res.text();
@@ -153,7 +153,7 @@ describe('the portal shows a limit reached as a readable message', () => {
 
 /**
  * Holds the tenant's row locked while `start` sends its requests, until each of them waits on a lock, then lets them
- * go: both reach their count at the same moment, as two requests racing for the last place would.
+ * go at once: two requests racing for the last place. Counted outside a lock of the tenant, both would see room.
  */
 async function inRaceOnTenant(tenantId: string, start: () => Promise<TestResponse>[]): Promise<TestResponse[]> {
   const holder = new pg.Client({ connectionString: inject('databaseUrl') });
@@ -162,10 +162,9 @@ async function inRaceOnTenant(tenantId: string, start: () => Promise<TestRespons
     await holder.query('begin');
     await holder.query('select 1 from tenants where id = $1 for update', [tenantId]);
     const racing = start();
+    // Asked on another connection: within the holder's transaction pg_stat_activity is a snapshot of its start.
     await eventually(async () => {
-      const { rows: [waiting] } = await holder.query<{ n: string }>(
-        `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()`,
-      );
+      const [waiting] = await limited.orm.em.fork().execute<{ n: string }[]>(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
       return Number(waiting!.n) >= 2 || undefined;
     }, 10_000, 'both requests waiting on a lock');
     await holder.query('commit');
