@@ -27,6 +27,7 @@ import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.t
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
 import { ssoIssuerDiscovery } from './sso/ssoIssuerDiscovery.ts';
+import { tenantLimitsOf } from './tenantLimitsOf.ts';
 
 export interface BuiltApp {
   app: Koa;
@@ -79,6 +80,7 @@ function completeContext(deps: AppDependencies): AppContext {
       lastUsedResolutionSeconds: deps.settings.API_KEY_LAST_USED_RESOLUTION_SECONDS,
       markUsed: (keyId) => lastUsedMarks.mark(keyId),
     },
+    tenantLimits: tenantLimitsOf(deps.settings),
     scimLimits: new TokenBuckets({ ratePerSecond: deps.settings.SCIM_RATE_LIMIT_PER_SECOND, burst: 2 * deps.settings.SCIM_RATE_LIMIT_PER_SECOND }),
     streamTargets: {
       allowedHosts: deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,

@@ -8,6 +8,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -33,7 +34,7 @@ export function errorBodyOfStatus(status: number, message: string): { error: str
 
 export interface ErrorResponse {
   status: number;
-  body: { error: string; message?: string };
+  body: { error: string; message?: string; limit?: string };
   expose: boolean;
   /** RFC 7644's scimType, for an answer of the SCIM endpoint. */
   scimType?: string;
@@ -63,6 +64,10 @@ export function errorResponse(error: unknown): ErrorResponse {
     if (error.code === 'invalid_input') {
       const named = (error.details as { scimType?: unknown } | undefined)?.scimType;
       response.scimType = typeof named === 'string' ? named : 'invalidValue';
+    }
+    if (error.code === 'limit_reached') {
+      const limit = (error.details as { limit?: unknown } | undefined)?.limit;
+      if (typeof limit === 'string') response.body.limit = limit;
     }
     if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
     if (error.code === 'rate_limited') {

@@ -5,6 +5,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  /** A per-tenant limit (domain/tenants/tenantLimits.ts); `details.limit` names it. */
+  | 'limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'

@@ -5,6 +5,7 @@ import type { UserDirectory } from './members/userDirectory.ts';
 import type { DomainChecks } from './domains/verifyDomain.ts';
 import type { IssuerDiscovery } from './sso/issuerDiscovery.ts';
 import type { RegistryCache } from './registryCache.ts';
+import type { TenantLimits } from './tenants/tenantLimits.ts';
 
 /**
  * What a domain service that changes the registry runs on: the aggregates' stores, and the port that carries out
@@ -13,6 +14,8 @@ import type { RegistryCache } from './registryCache.ts';
 export interface RegistryContext {
   stores: RegistryStores;
   effects: ChangeEffects;
+  /** What one tenant may hold at most (the TENANT_*_LIMIT settings). */
+  tenantLimits: TenantLimits;
   /** The tenant actors' operator commands; absent where no workflow service is configured. */
   tenantActorSignals?: TenantActorSignals;
   /** The identity provider's users (a new member is made of one); absent where no provider is configured. */

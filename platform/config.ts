@@ -110,6 +110,16 @@ const Settings = z.object({
   SCIM_RATE_LIMIT_PER_SECOND: integer(25),
   /** SCIM users a tenant's directories may hold together; past it a create is SCIM's 409 naming limit_reached. */
   SCIM_USERS_PER_TENANT_LIMIT: integer(100_000),
+  /**
+   * What one tenant may hold at most (SPEC-EXTENSIONS §13): directories, SSO connections, domains (any state),
+   * pending invitations; past one, 409 `limit_reached` and nothing is made.
+   */
+  TENANT_DIRECTORIES_LIMIT: integer(5),
+  TENANT_SSO_CONNECTIONS_LIMIT: integer(5),
+  TENANT_DOMAINS_LIMIT: integer(50),
+  TENANT_PENDING_INVITATIONS_LIMIT: integer(1_000),
+  /** Invitation sends one tenant may make in an hour: creations and resends, with or without the e-mail. */
+  TENANT_INVITATIONS_SENT_PER_HOUR_LIMIT: integer(100),
   /** Where domains' TXT records are looked up (`host:port`, comma-separated); empty: the system's resolvers. */
   DNS_SERVERS: optionalText.transform((v) => v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []),
   /** Bound on one DNS try (two tries a server). */

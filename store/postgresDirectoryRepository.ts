@@ -77,20 +77,25 @@ export class PostgresDirectoryRepository implements DirectoryRepository {
   change<T>(
     target: { by: 'id'; id: string } | { by: 'new'; tenantId: string },
     meta: RequestMeta,
-    decide: (directory: DirectoryRecord | undefined, now: Date) => DirectoryChange<T>,
+    decide: (directory: DirectoryRecord | undefined, now: Date, ofTenant: number) => DirectoryChange<T>,
   ): Promise<{ result: T } | undefined> {
     if (target.by === 'id' ? !isUuid(target.id) : !isUuid(target.tenantId)) return Promise.resolve(undefined);
     return nativeTransaction(this.#orm, async (sql) => {
       let before: DirectoryRecord | undefined;
+      let tenantId: string;
       if (target.by === 'id') {
         const { rows: [row] } = await sql.query<DirectoryRow>({ name: 'directory_locked', text: `select ${COLUMNS} from directories d where d.id = $1 for update`, values: [target.id] });
         if (!row) return undefined;
         before = rowToRecord(row);
+        tenantId = before.tenantId;
       } else {
-        const { rows: [tenant] } = await sql.query<{ found: boolean }>({ name: 'directory_tenant_exists', text: 'select exists (select 1 from tenants where id = $1) as found', values: [target.tenantId] });
-        if (!tenant!.found) return undefined;
+        // The tenant's row locked: two new directories of one tenant are counted one after the other.
+        const { rows: [tenant] } = await sql.query<{ id: string }>({ name: 'directory_tenant_locked', text: 'select id from tenants where id = $1 for no key update', values: [target.tenantId] });
+        if (!tenant) return undefined;
+        tenantId = target.tenantId;
       }
-      const change = decide(before, new Date());
+      const { rows: [counted] } = await sql.query<{ n: number }>({ name: 'directories_of_tenant_counted', text: 'select count(*)::int as n from directories where tenant_id = $1', values: [tenantId] });
+      const change = decide(before, new Date(), counted!.n);
       if (change.remove && before) {
         await sql.query({ name: 'directory_delete', text: 'delete from directories where id = $1', values: [before.id] });
       } else if (change.put) {

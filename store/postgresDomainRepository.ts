@@ -116,12 +116,13 @@ export class PostgresDomainRepository implements DomainRepository {
       const tenantId = target.by === 'id' ? named?.tenantId : target.tenantId;
       const name = target.by === 'id' ? named?.domain : target.domain;
       if (!tenantId || !name) return undefined;
-      const { rows: [tenant] } = await sql.query<{ found: boolean }>({
-        name: 'domain_change_tenant',
-        text: 'select exists (select 1 from tenants where id = $1) as found',
-        values: [tenantId],
-      });
-      if (!tenant!.found) return undefined;
+      // By name a domain may be new: the tenant's row locked first, so two new domains of one tenant are counted one
+      // after the other (the name's lock comes after it, as in every change).
+      const { rows: [tenant] } =
+        target.by === 'name'
+          ? await sql.query<{ found: boolean }>({ name: 'domain_change_tenant_locked', text: 'select true as found from tenants where id = $1 for no key update', values: [tenantId] })
+          : await sql.query<{ found: boolean }>({ name: 'domain_change_tenant', text: 'select exists (select 1 from tenants where id = $1) as found', values: [tenantId] });
+      if (!tenant?.found) return undefined;
       await lockName(sql, name);
       // Read again under the lock: a change that waited reads what the one before it wrote.
       const domain = await domainBy(sql, target);
@@ -130,7 +131,8 @@ export class PostgresDomainRepository implements DomainRepository {
         text: `select exists (select 1 from domains where domain = $1 and state = 'verified' and tenant_id <> $2) as found`,
         values: [name, tenantId],
       });
-      const change = decide({ domain, tenantId, verifiedElsewhere: elsewhere!.found }, new Date());
+      const { rows: [counted] } = await sql.query<{ n: number }>({ name: 'domains_of_tenant_counted', text: 'select count(*)::int as n from domains where tenant_id = $1', values: [tenantId] });
+      const change = decide({ domain, tenantId, verifiedElsewhere: elsewhere!.found, ofTenant: counted!.n }, new Date());
       if (change.remove && domain) await sql.query({ name: 'domain_delete', text: 'delete from domains where id = $1', values: [domain.id] });
       else if (change.put) await writeDomain(sql, change.put);
       if (change.event) await appendAuditEvent(sql, change.event, meta);

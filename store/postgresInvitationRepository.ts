@@ -19,6 +19,7 @@ import { lockKnownRoles, lockMembersOf, memberOf, memberWithEmail, writeMember }
 import type { Sql } from './sql.ts';
 import { INVITATION_JSON_SQL } from './invitationJsonSql.ts';
 import { isUuid } from './uuidShape.ts';
+import { INVITATION_SENDS_WINDOW_MS } from '../domain/tenants/tenantLimits.ts';
 
 const COLUMNS = `id, tenant_id, email, roles, state, expires_at, invited_by, send_email, send_count, last_sent_at, recent_sends,
   accepted_at, accepted_user_id, revoked_at, user_id, link_nonce, created_at, updated_at`;
@@ -120,9 +121,16 @@ async function memberOfInvitation(sql: Sql, tenantId: string, invitation: Invita
   return email ? memberWithEmail(sql, tenantId, email) : undefined;
 }
 
+/** A send among the tenant's sends of the window; the tenant's sends that left the window are forgotten. */
+async function recordSend(sql: Sql, tenantId: string, invitationId: string, at: Date, windowStart: Date): Promise<void> {
+  await sql.query({ name: 'invitation_sends_forget', text: 'delete from invitation_sends where tenant_id = $1 and sent_at <= $2', values: [tenantId, windowStart] });
+  await sql.query({ name: 'invitation_send_record', text: 'insert into invitation_sends (tenant_id, invitation_id, sent_at) values ($1, $2, $3)', values: [tenantId, invitationId, at] });
+}
+
 /**
  * Invitations of tenants. A change runs in one transaction of the pool's: the tenant's members locked (the same lock
- * member changes take), the invitation read (locked), the facts, the rule's writes, its audit events and hand-offs.
+ * member changes take), the invitation read (locked), the facts (the tenant's pending invitations and sends of the
+ * hour among them), the rule's writes, each send recorded, its audit events and hand-offs.
  */
 export class PostgresInvitationRepository implements InvitationRepository {
   readonly #orm: Orm;
@@ -205,7 +213,16 @@ export class PostgresInvitationRepository implements InvitationRepository {
       const invitation = await invitationBy(sql, target, true);
       const member = await memberOfInvitation(sql, tenantId, invitation, target);
       const knownRoles = await lockKnownRoles(sql, tenantId, [...new Set([...namedRoles, ...(invitation?.roles ?? [])])]);
-      const change = decide({ invitation, tenantId, member, knownRoles }, new Date());
+      const now = new Date();
+      const sendsSince = new Date(now.getTime() - INVITATION_SENDS_WINDOW_MS);
+      // Counted under the members' lock, which every invitation change of the tenant takes: two cannot both see room.
+      const { rows: [counted] } = await sql.query<{ pending: number; sent: number }>({
+        name: 'invitations_of_tenant_counted',
+        text: `select (select count(*) from invitations where tenant_id = $1 and state = 'pending')::int as pending,
+                      (select count(*) from invitation_sends where tenant_id = $1 and sent_at > $2)::int as sent`,
+        values: [tenantId, sendsSince],
+      });
+      const change = decide({ invitation, tenantId, member, knownRoles, pendingOfTenant: counted!.pending, sentInWindow: counted!.sent }, now);
       if (change.invitation) await writeInvitation(sql, change.invitation);
       let memberSync: InvitationChangeWritten<T>['memberSync'];
       if (change.member) {
@@ -215,7 +232,11 @@ export class PostgresInvitationRepository implements InvitationRepository {
         memberSync = await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', userId: changed.userId });
       }
       for (const event of change.events ?? []) await appendAuditEvent(sql, event, meta);
-      const send = change.send && change.invitation ? await enqueueActorCommand(sql, tenantId, { kind: 'sendInvitation', invitationId: change.invitation.id }) : undefined;
+      let send: InvitationChangeWritten<T>['send'];
+      if (change.send && change.invitation) {
+        send = await enqueueActorCommand(sql, tenantId, { kind: 'sendInvitation', invitationId: change.invitation.id });
+        await recordSend(sql, tenantId, change.invitation.id, now, sendsSince);
+      }
       return { result: change.result, ...(send ? { send } : {}), ...(memberSync ? { memberSync } : {}) };
     });
   }

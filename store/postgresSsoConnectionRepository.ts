@@ -35,8 +35,9 @@ interface ConnectionRow {
 const secretContext = (id: string) => `sso_connection:${id}`;
 
 /**
- * Tenants' SSO connections. A change runs in one transaction: the tenant's domains locked (FOR SHARE: a domain that
- * is verified now stays so until the connection naming it is written), the connection, its event and its `syncSso`.
+ * Tenants' SSO connections. A change runs in one transaction: a new one's tenant row locked (its connections are
+ * counted under it), the tenant's domains locked (FOR SHARE: a domain that is verified now stays so until the
+ * connection naming it is written), the connection, its event and its `syncSso`.
  */
 export class PostgresSsoConnectionRepository implements SsoConnectionRepository {
   readonly #orm: Orm;
@@ -101,14 +102,19 @@ export class PostgresSsoConnectionRepository implements SsoConnectionRepository 
       const connection = target.by === 'id' ? await this.#one(sql, 'sso_connection_locked', 'id', target.id, ' for update') : undefined;
       const tenantId = target.by === 'id' ? connection?.tenantId : target.tenantId;
       if (!tenantId) return undefined;
-      const { rows: [tenant] } = await sql.query<{ found: boolean }>({ name: 'sso_tenant_exists', text: 'select exists (select 1 from tenants where id = $1) as found', values: [tenantId] });
-      if (!tenant!.found) return undefined;
+      // A new connection locks the tenant's row first: two of one tenant are counted one after the other.
+      const { rows: [tenant] } =
+        target.by === 'new'
+          ? await sql.query<{ found: boolean }>({ name: 'sso_tenant_locked', text: 'select true as found from tenants where id = $1 for no key update', values: [tenantId] })
+          : await sql.query<{ found: boolean }>({ name: 'sso_tenant_exists', text: 'select exists (select 1 from tenants where id = $1) as found', values: [tenantId] });
+      if (!tenant?.found) return undefined;
+      const { rows: [counted] } = await sql.query<{ n: number }>({ name: 'sso_connections_of_tenant_counted', text: 'select count(*)::int as n from sso_connections where tenant_id = $1', values: [tenantId] });
       const { rows: verified } = await sql.query<{ domain: string }>({
         name: 'sso_verified_domains',
         text: `select domain from domains where tenant_id = $1 and state = 'verified' for share`,
         values: [tenantId],
       });
-      const change = decide({ connection, tenantId, verifiedDomains: new Set(verified.map((row) => row.domain)) }, new Date());
+      const change = decide({ connection, tenantId, verifiedDomains: new Set(verified.map((row) => row.domain)), ofTenant: counted!.n }, new Date());
       const written = change.put ?? (change.remove ? connection : undefined);
       if (change.remove && connection) {
         await sql.query({ name: 'sso_connection_delete', text: 'delete from sso_connections where id = $1', values: [connection.id] });

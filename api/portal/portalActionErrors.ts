@@ -3,11 +3,11 @@ import type { FieldErrors } from './portalForms.ts';
 import type { PortalActionResult } from './portalIntentPage.ts';
 
 /**
- * A service's refusal (a rule of sections 7–10: a taken address, an unknown role, an unverified domain) as the error
- * of the form field it is about; anything else is not the person's to fix and is thrown on.
+ * A service's refusal (a rule of sections 7–10: a taken address, an unknown role, an unverified domain; a limit of
+ * §13 reached) as the error of the form field it is about; anything else is not the person's to fix and is thrown on.
  */
 export function refusalOf(error: unknown, field: string): FieldErrors {
-  if (error instanceof AppError && ['invalid_input', 'conflict', 'not_found', 'rate_limited', 'forbidden'].includes(error.code)) return { [field]: error.message };
+  if (error instanceof AppError && ['invalid_input', 'conflict', 'limit_reached', 'not_found', 'rate_limited', 'forbidden'].includes(error.code)) return { [field]: error.message };
   throw error;
 }
 

@@ -14,10 +14,13 @@ export interface DirectoryRepository {
   find(id: string): Promise<(DirectoryRecord & DirectoryCounts) | undefined>;
   /** The tenant's directories, oldest first; undefined when there is no such tenant. */
   ofTenant(tenantId: string): Promise<(DirectoryRecord & DirectoryCounts)[] | undefined>;
-  /** Locks the directory (or, `new`, checks the tenant), lets `decide` say what to write, writes it with its event. */
+  /**
+   * Locks the directory (or, `new`, the tenant's row, under which a new one is counted), counts the tenant's
+   * directories (`ofTenant`), lets `decide` say what to write, writes it with its event.
+   */
   change<T>(
     target: { by: 'id'; id: string } | { by: 'new'; tenantId: string },
     meta: RequestMeta,
-    decide: (directory: DirectoryRecord | undefined, now: Date) => DirectoryChange<T>,
+    decide: (directory: DirectoryRecord | undefined, now: Date, ofTenant: number) => DirectoryChange<T>,
   ): Promise<{ result: T } | undefined>;
 }

@@ -6,15 +6,18 @@ import { domainAuditEvent, PENDING_CHECKS } from './domainCheck.ts';
 import { claimableDomain } from './domainName.ts';
 import type { DomainRecord } from './domainRecord.ts';
 import type { DomainChange, DomainChangeFacts } from './domainRepository.ts';
+import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
 /**
- * The rule of a new domain: 409 when the tenant has the name already or another tenant holds it verified; else a
- * pending domain with a new token, first looked up by the tenant's actor a minute later (`domain.added`).
+ * The rule of a new domain: 409 when the tenant has the name already or another tenant holds it verified, 409
+ * `limit_reached` when it holds its limit of domains; else a pending domain with a new token, first looked up by the
+ * tenant's actor a minute later (`domain.added`).
  */
-export function planDomain(id: string, domain: string, token: string) {
+export function planDomain(id: string, domain: string, token: string, limits: TenantLimits) {
   return (facts: DomainChangeFacts, now: Date): DomainChange<DomainRecord> => {
     if (facts.domain) throw conflict(`the tenant has ${domain} already`);
     if (facts.verifiedElsewhere) throw conflict(`${domain} is verified by another tenant`);
+    requireBelowLimit(limits, 'domains', facts.ofTenant);
     const record: DomainRecord = {
       id,
       tenantId: facts.tenantId,
@@ -32,9 +35,9 @@ export function planDomain(id: string, domain: string, token: string) {
   };
 }
 
-export async function addDomain({ stores, effects }: RegistryContext, tenantId: string, input: string, meta: RequestMeta): Promise<DomainRecord> {
+export async function addDomain({ stores, effects, tenantLimits }: RegistryContext, tenantId: string, input: string, meta: RequestMeta): Promise<DomainRecord> {
   const domain = claimableDomain(input);
-  const written = await stores.domains.change({ by: 'name', tenantId, domain }, meta, planDomain(crypto.randomUUID(), domain, randomBytes(16).toString('hex')));
+  const written = await stores.domains.change({ by: 'name', tenantId, domain }, meta, planDomain(crypto.randomUUID(), domain, randomBytes(16).toString('hex'), tenantLimits));
   if (!written) throw notFound('tenant');
   effects.follow({ handOffs: written.handOffs });
   return written.result;

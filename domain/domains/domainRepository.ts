@@ -12,6 +12,8 @@ export interface DomainChangeFacts {
   tenantId: string;
   /** Another tenant holds the name verified. */
   verifiedElsewhere: boolean;
+  /** The tenant's domains, in every state; counted under the lock of the tenant's row for a change by name. */
+  ofTenant: number;
 }
 
 /** What a change writes, decided by a rule and written in one transaction. */

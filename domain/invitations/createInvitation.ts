@@ -8,6 +8,7 @@ import type { InvitationRecord } from './invitationRecord.ts';
 import { tenantSettingsOf, type TenantSettings } from '../tenants/tenantSettings.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
 import { invitationListing } from '../keptListing.ts';
+import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
 /** Who an invitation names as its inviter: the token's client, or `anonymous` with authentication off. */
 export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.actorId ?? 'anonymous';
@@ -15,7 +16,9 @@ export const inviterOf = (meta: RequestMeta): string => meta.recordedBy ?? meta.
 /**
  * The invitation rule (SPEC-EXTENSIONS §8): a pending invitation of the same address to the tenant is answered again
  * and nothing is sent; an address that is already a member's (active, inactive, or pending through another way in)
- * is 409; the roles must be the tenant's (400), default the tenant's default role (MEMBER unless set), the days its setting (7). A new invitation is pending, its first send requested
+ * is 409; the roles must be the tenant's (400), default the tenant's default role (MEMBER unless set), the days its setting (7).
+ * Below the tenant's limits of pending invitations and of sends in the hour (409 `limit_reached`; a send without the
+ * e-mail counts: its link is handed out all the same). A new invitation is pending, its first send requested
  * now (the actor sends it: `send`), and `invitation.created` says with which roles and until when.
  */
 export function planInvitation(
@@ -23,11 +26,14 @@ export function planInvitation(
   body: InvitationCreate,
   invitedBy: string,
   settings: TenantSettings,
+  limits: TenantLimits,
   facts: InvitationChangeFacts,
   now: Date,
 ): InvitationChange<{ invitation: InvitationRecord; created: boolean }> {
   if (facts.invitation) return { result: { invitation: facts.invitation, created: false } };
   if (facts.member) throw conflict(`${body.email} is already a member of this tenant (${facts.member.status})`);
+  requireBelowLimit(limits, 'pending_invitations', facts.pendingOfTenant);
+  requireBelowLimit(limits, 'invitations_sent_per_hour', facts.sentInWindow);
   const { roles } = grantedRoles(body.roles ?? [settings.default_role], facts.knownRoles);
   const { invitation, event } = newInvitation(
     {
@@ -51,7 +57,7 @@ export function planInvitation(
  * one transaction, then the send is delivered to the tenant's actor, which waits a bounded time for the link.
  */
 export async function createInvitation(
-  { stores, effects }: RegistryContext,
+  { stores, effects, tenantLimits }: RegistryContext,
   tenantId: string,
   body: InvitationCreate,
   meta: RequestMeta,
@@ -62,7 +68,7 @@ export async function createInvitation(
   const settings = tenantSettingsOf(tenant.settings);
   const roles = body.roles ?? [settings.default_role];
   const written = await stores.invitations.change({ by: 'email', tenantId, email: body.email }, meta, roles, (facts, now) =>
-    planInvitation(id, body, inviterOf(meta), settings, facts, now),
+    planInvitation(id, body, inviterOf(meta), settings, tenantLimits, facts, now),
   );
   if (!written) throw notFound('tenant');
   effects.follow({ staleListings: [invitationListing(tenantId)] });

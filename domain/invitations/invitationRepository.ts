@@ -47,6 +47,10 @@ export interface InvitationChangeFacts {
    * their permissions (sorted); locked until the change commits.
    */
   knownRoles: ReadonlyMap<string, readonly string[]>;
+  /** The tenant's pending invitations. */
+  pendingOfTenant: number;
+  /** The tenant's sends in the last INVITATION_SENDS_WINDOW_MS (every `send` a change asked for). */
+  sentInWindow: number;
 }
 
 /** What a change writes, decided by a domain rule and written by the repository in one transaction. */
@@ -56,7 +60,7 @@ export interface InvitationChange<T> {
   /** The member as it is to be stored, or removed (its roles with it); each hands a `syncMember` to the tenant's actor. */
   member?: { put: MemberRecord } | { remove: MemberRecord };
   events?: AuditAppend[];
-  /** Hand the invitation's send to the tenant's actor (`sendInvitation`). */
+  /** Hand the invitation's send to the tenant's actor (`sendInvitation`), counted among the tenant's sends. */
   send?: boolean;
   result: T;
 }

@@ -7,17 +7,22 @@ import { newLinkNonce, SEND_WINDOW_MS, SENDS_PER_WINDOW, sendsInWindow } from '.
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
 import { invitationListing } from '../keptListing.ts';
+import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
 /**
- * The resend rule: only a pending or expired invitation is sent again (409 otherwise), at most SENDS_PER_WINDOW times
- * in SEND_WINDOW_MS (429, with the seconds until the oldest send leaves the window). A resend makes a new link (the
+ * The resend rule: only a pending or expired invitation is sent again (409 otherwise), below the tenant's limit of
+ * sends in the hour (and, an expired one, of pending invitations: 409 `limit_reached`), at most SENDS_PER_WINDOW
+ * times in SEND_WINDOW_MS (429, with the seconds until the oldest send leaves the window). A resend makes a new link (the
  * one before stops working at once), starts the expiry again with the invitation's own length, and makes an expired
  * invitation pending again.
  */
-export function planResend(facts: InvitationChangeFacts, now: Date): InvitationChange<InvitationRecord> {
+export function planResend(limits: TenantLimits, facts: InvitationChangeFacts, now: Date): InvitationChange<InvitationRecord> {
   const before = facts.invitation;
   if (!before) throw notFound('invitation');
   if (before.state !== 'pending' && before.state !== 'expired') throw conflict(`an invitation that is ${before.state} cannot be resent`);
+  requireBelowLimit(limits, 'invitations_sent_per_hour', facts.sentInWindow);
+  // An expired one made pending again takes a place among the pending.
+  if (before.state === 'expired') requireBelowLimit(limits, 'pending_invitations', facts.pendingOfTenant);
   const recent = sendsInWindow(before.recentSends, now);
   if (recent.length >= SENDS_PER_WINDOW) {
     const retryAfterSeconds = Math.max(1, Math.ceil((recent[0]!.getTime() + SEND_WINDOW_MS - now.getTime()) / 1000));
@@ -44,7 +49,7 @@ export function planResend(facts: InvitationChangeFacts, now: Date): InvitationC
 
 /** Sends the invitation again with a new link and waits a bounded time for it (as a creation does). */
 export async function resendInvitation(
-  { stores, effects }: RegistryContext,
+  { stores, effects, tenantLimits }: RegistryContext,
   id: string,
   meta: RequestMeta,
   reach: TenantReach,
@@ -52,7 +57,7 @@ export async function resendInvitation(
   const found = await stores.invitations.find(id);
   if (!found) throw notFound('invitation');
   requireReach(reach, found.tenantId, 'invitation');
-  const written = await stores.invitations.change({ by: 'id', id }, meta, [], planResend);
+  const written = await stores.invitations.change({ by: 'id', id }, meta, [], (facts, now) => planResend(tenantLimits, facts, now));
   if (!written?.send) throw notFound('invitation');
   effects.follow({ staleListings: [invitationListing(found.tenantId)] });
   const inviteUrl = await effects.inviteWithinWait(written.send);

@@ -29,6 +29,7 @@ export const ErrorBody = z
   .object({
     error: z.string().meta({ description: 'machine-readable code, e.g. invalid_input' }),
     message: z.string().optional(),
+    limit: z.string().optional().meta({ description: 'with limit_reached: the per-tenant limit reached, e.g. directories' }),
   })
   .meta({ id: 'Error' });
 

@@ -6,10 +6,15 @@ import { claimableDomain } from '../domains/domainName.ts';
 import { ssoConnectionAuditEvent, unverifiedAmong } from './ssoConnectionAuditEvent.ts';
 import { ssoAliasOf, type IssuerEndpoints, type SsoConnectionRecord } from './ssoConnectionRecord.ts';
 import type { SsoConnectionChange, SsoConnectionChangeFacts } from './ssoConnectionRepository.ts';
+import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
-/** The connection rule: every domain named must be a verified domain of the tenant (409); active from the start. */
-export function planSsoConnection(id: string, body: SsoConnectionCreate & { domains: string[] }, endpoints: IssuerEndpoints) {
+/**
+ * The connection rule: below the tenant's limit of connections (409 `limit_reached`); every domain named must be a
+ * verified domain of the tenant (409); active from the start.
+ */
+export function planSsoConnection(id: string, body: SsoConnectionCreate & { domains: string[] }, endpoints: IssuerEndpoints, limits: TenantLimits) {
   return (facts: SsoConnectionChangeFacts, now: Date): SsoConnectionChange<SsoConnectionRecord> => {
+    requireBelowLimit(limits, 'sso_connections', facts.ofTenant);
     const unverified = unverifiedAmong(body.domains, facts.verifiedDomains);
     if (unverified.length > 0) throw conflict(`not verified domains of this tenant: ${unverified.join(', ')}`);
     const connection: SsoConnectionRecord = {
@@ -44,7 +49,7 @@ export async function createSsoConnection(context: RegistryContext, tenantId: st
   const domains = connectionDomains(body.domains);
   const discovered = await issuerDiscovery(body.issuer);
   if ('failed' in discovered) throw invalidInput(`issuer: its discovery document did not answer: ${discovered.failed}`);
-  const written = await stores.ssoConnections.change({ by: 'new', tenantId }, meta, planSsoConnection(crypto.randomUUID(), { ...body, domains }, discovered.endpoints));
+  const written = await stores.ssoConnections.change({ by: 'new', tenantId }, meta, planSsoConnection(crypto.randomUUID(), { ...body, domains }, discovered.endpoints, context.tenantLimits));
   if (!written) throw notFound('tenant');
   effects.follow({ handOffs: written.handOffs });
   return written.result;

@@ -9,6 +9,8 @@ export interface SsoConnectionChangeFacts {
   tenantId: string;
   /** The tenant's verified domains. */
   verifiedDomains: ReadonlySet<string>;
+  /** The tenant's connections, in every state; counted under the lock of the tenant's row for a new one. */
+  ofTenant: number;
 }
 
 export interface SsoConnectionChange<T> {

@@ -20,6 +20,7 @@ export const createDirectoryRoute = defineRoute({
     201: { description: 'the directory and its token', schema: DirectoryWithToken },
     400: { description: 'invalid input', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
+    409: { description: '`limit_reached` (limit `directories`): the tenant holds TENANT_DIRECTORIES_LIMIT directories; nothing is made', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => {
     const { directory, token } = await createDirectory(deps, params.id, (body as { group_roles?: Record<string, string[]> } | undefined)?.group_roles, meta);

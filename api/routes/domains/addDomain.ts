@@ -21,7 +21,7 @@ export const addDomainRoute = defineRoute({
     201: { description: 'the domain, pending, with its verification record', schema: Domain },
     400: { description: 'not a domain name, a public suffix, or a consumer mail domain', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
-    409: { description: 'the tenant has the domain already, or another tenant holds it verified', schema: ErrorBody },
+    409: { description: 'the tenant has the domain already, or another tenant holds it verified; or `limit_reached` (limit `domains`): the tenant holds TENANT_DOMAINS_LIMIT domains', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => ({ status: 201, body: toDomain(await addDomain(deps, params.id, body.domain, meta)) }),
 });

@@ -22,7 +22,11 @@ export const createInvitationRoute = defineRoute({
     201: { description: 'the new invitation, with its link when the identity provider answered in time', schema: InvitationSent },
     400: { description: 'invalid input, or a role the tenant does not have', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
-    409: { description: 'the address is already a member of the tenant', schema: ErrorBody },
+    409: {
+      description:
+        'the address is already a member of the tenant; or `limit_reached`: the tenant holds TENANT_PENDING_INVITATIONS_LIMIT pending invitations (limit `pending_invitations`) or made TENANT_INVITATIONS_SENT_PER_HOUR_LIMIT sends in the last hour (limit `invitations_sent_per_hour`)',
+      schema: ErrorBody,
+    },
   },
   handler: async ({ params, body }, { meta, deps }) => {
     const { invitation, created, inviteUrl } = await createInvitation(deps, params.id, body, meta);

@@ -18,7 +18,11 @@ export const resendInvitationRoute = defineRoute({
     200: { description: 'the invitation, pending, with its new link when the identity provider answered in time', schema: InvitationSent },
     400: { description: 'invalid id', schema: ErrorBody },
     404: { description: 'no such invitation', schema: ErrorBody },
-    409: { description: 'the invitation is accepted or revoked', schema: ErrorBody },
+    409: {
+      description:
+        'the invitation is accepted or revoked; or `limit_reached`: the tenant made TENANT_INVITATIONS_SENT_PER_HOUR_LIMIT sends in the last hour (limit `invitations_sent_per_hour`), or, an expired invitation, holds TENANT_PENDING_INVITATIONS_LIMIT pending ones (limit `pending_invitations`)',
+      schema: ErrorBody,
+    },
     429: { description: 'sent 3 times in the last 10 minutes; Retry-After says when the next send is allowed', schema: ErrorBody },
   },
   handler: async ({ params }, { meta, deps, caller }) => {

@@ -21,7 +21,7 @@ export const createSsoConnectionRoute = defineRoute({
     201: { description: 'the connection (never its secret)', schema: SsoConnection },
     400: { description: "invalid input, or the issuer's discovery document did not answer", schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
-    409: { description: 'a domain that is not a verified domain of the tenant', schema: ErrorBody },
+    409: { description: 'a domain that is not a verified domain of the tenant; or `limit_reached` (limit `sso_connections`): the tenant holds TENANT_SSO_CONNECTIONS_LIMIT connections', schema: ErrorBody },
   },
   handler: async ({ params, body }, { meta, deps }) => ({ status: 201, body: toSsoConnection(await createSsoConnection(deps, params.id, body, meta)) }),
 });

@@ -8,6 +8,8 @@ import { InMemoryMemberRepository } from './inMemoryMemberRepository.ts';
 import { InMemoryRoleRepository } from './inMemoryRoleRepository.ts';
 import { InMemoryTenantRepository } from './inMemoryTenantRepository.ts';
 import { RecordingChangeEffects } from './recordingChangeEffects.ts';
+import { tenantLimitsOf } from '../../../api/tenantLimitsOf.ts';
+import { loadSettings } from '../../../platform/config.ts';
 
 export const catalogProduct = (key: string, supportsTrial = true): CatalogProductRecord => ({
   key, name: key, description: '', plansRequired: [], demoUrl: null, supportsTrial, position: 0,
@@ -45,5 +47,5 @@ export function inMemoryRegistry(given: Partial<RegistryStores> & { tenantActorS
       return store;
     },
   }) as RegistryStores;
-  return { stores, tenants, apiKeys, roles, members, effects: new RecordingChangeEffects(), tenantActorSignals: given.tenantActorSignals };
+  return { stores, tenants, apiKeys, roles, members, effects: new RecordingChangeEffects(), tenantLimits: tenantLimitsOf(loadSettings({})), tenantActorSignals: given.tenantActorSignals };
 }

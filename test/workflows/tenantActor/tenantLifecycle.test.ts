@@ -19,6 +19,8 @@ import { actorStateQuery, provisionSignal, pushClaimsSignal, tenantActorWorkflow
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
 import { RecordingChangeEffects } from '../../support/fakes/recordingChangeEffects.ts';
+import { tenantLimitsOf } from '../../../api/tenantLimitsOf.ts';
+import { loadSettings } from '../../../platform/config.ts';
 
 /**
  * Days of a tenant's life on Temporal's time-skipping test server: the actor's durable timers fire when the
@@ -57,7 +59,7 @@ beforeAll(async () => {
   env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: await temporalTestServerPath() } } });
   orm = await openOrm(inject('databaseUrl'), 5);
   stores = postgresStores(orm, testSecretBox());
-  registry = { stores, effects: new RecordingChangeEffects() };
+  registry = { stores, effects: new RecordingChangeEffects(), tenantLimits: tenantLimitsOf(loadSettings({})) };
   await startWorker();
 }, 120_000);
 afterAll(async () => {
