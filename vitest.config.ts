@@ -19,8 +19,6 @@ export default defineConfig({
     // The closing line after vitest's summary is the one CI reads for the run's counts.
     reporters: ['default', './test/support/closingLineReporter.ts'],
     pool: 'forks',
-    // The services' own flags (platform/serviceNodeFlags.ts): what runs in-process in a test runs as it does deployed.
-    execArgv: ['--disable-proto=throw'],
     maxWorkers: 2,
     // The Keycloak files share one realm and reconfigure its demo app's claims mapper (which registry it asks): run
     // side by side, one file's tokens would ask the other's registry, and their mapper updates conflict.

@@ -326,7 +326,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('the preflight job refuses every placeholder of .env.example, those only Keycloak or PostgreSQL read included, before any service holding a secret starts', () => {
-    expect(service('preflight').command).toEqual(['node', 'scripts/refuse-placeholder-secrets.ts']);
+    expect(service('preflight').command).toEqual(['node', '--disable-proto=throw', 'scripts/refuse-placeholder-secrets.ts']);
     const placeholders = Object.keys(exampleEnv).filter((name) => isPlaceholder(exampleEnv[name]!));
     expect(secretsHoldingPlaceholders(environmentOf('preflight', composeWith(exampleEnv))).sort()).toEqual(placeholders.sort());
     expect(secretsHoldingPlaceholders(environmentOf('preflight'))).toEqual([]);
