@@ -30,6 +30,7 @@ import { Migration20261130000030PortalLinks } from './Migration20261130000030Por
 import { Migration20261201000031DirectoryUserListing } from './Migration20261201000031DirectoryUserListing.ts';
 import { Migration20261202000032CatalogNotifications } from './Migration20261202000032CatalogNotifications.ts';
 import { Migration20261203000033ListingNotifications } from './Migration20261203000033ListingNotifications.ts';
+import { Migration20261204000034SimulatorPasswords } from './Migration20261204000034SimulatorPasswords.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -65,4 +66,5 @@ export const migrationsList = [
   { name: 'Migration20261201000031DirectoryUserListing', class: Migration20261201000031DirectoryUserListing },
   { name: 'Migration20261202000032CatalogNotifications', class: Migration20261202000032CatalogNotifications },
   { name: 'Migration20261203000033ListingNotifications', class: Migration20261203000033ListingNotifications },
+  { name: 'Migration20261204000034SimulatorPasswords', class: Migration20261204000034SimulatorPasswords },
 ];
