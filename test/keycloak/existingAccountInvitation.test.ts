@@ -74,6 +74,13 @@ async function tenantWithActiveAdmin(page: Page): Promise<{ tenantId: string; em
   await page.fill('#password-new', TEST_PASSWORD);
   await page.fill('#password-confirm', TEST_PASSWORD);
   await page.click('[type=submit]');
+  await page.locator('#firstName').or(page.getByText('Your account has been updated')).first().waitFor();
+  await page.screenshot({ path: resolve(screenshots, 'existing-account-00-admin-set-up.png') });
+  if (await page.locator('#firstName').isVisible()) {
+    await page.fill('#firstName', 'Bea');
+    await page.fill('#lastName', 'Admin');
+    await page.click('[type=submit]');
+  }
   await expect.poll(() => page.textContent('body'), { timeout: 30_000 }).toContain('Your account has been updated');
   await acceptedWithin(invitation!.id, 5_000);
   return { tenantId: created.body.tenant.id, email };
@@ -103,14 +110,17 @@ describe("another tenant's invitation to an account that has credentials", () =>
     expect((await keycloakUser(victim.email)).requiredActions).toEqual([]);
 
     await typePassword(page, victim.email, WRONG_PASSWORD);
-    await expect.poll(() => page.textContent('body')).toContain('Invalid');
+    await page.waitForLoadState();
     await page.screenshot({ path: resolve(screenshots, 'existing-account-02-wrong-password.png') });
+    await expect.poll(() => page.textContent('body'), { timeout: 20_000 }).toContain('Invalid');
     expect(await invitationOf(invited.body.id)).toMatchObject({ state: 'pending', accepted_user_id: null });
 
     // The account's holder signs in with its own password, in the same flow the link opened.
     await page.fill('#password', TEST_PASSWORD);
     await page.click('[type=submit]');
     const signedInAt = Date.now();
+    await page.waitForLoadState();
+    await page.screenshot({ path: resolve(screenshots, 'existing-account-02b-signed-in.png') });
     const accepted = await acceptedWithin(invited.body.id, 5_000);
     expect(Date.now() - signedInAt).toBeLessThan(5_000);
     expect(accepted.accepted_user_id).toBe(before.id);
@@ -129,5 +139,5 @@ describe("another tenant's invitation to an account that has credentials", () =>
     await typePassword(page, victim.email, WRONG_PASSWORD);
     await expect.poll(() => page.textContent('body')).toContain('Invalid');
     await page.screenshot({ path: resolve(screenshots, 'existing-account-03-other-password-refused.png') });
-  });
+  }, 240_000);
 });

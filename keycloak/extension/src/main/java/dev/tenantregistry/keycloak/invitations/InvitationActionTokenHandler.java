@@ -110,6 +110,8 @@ public class InvitationActionTokenHandler extends AbstractActionTokenHandler<Inv
             authSession.setClientNote(OIDCLoginProtocol.REDIRECT_URI_PARAM, redirectUri);
         }
         authSession.setAuthenticatedUser(null);
+        // A sign-in ends as one, at the client with a LOGIN event, not on the info page an action link ends on.
+        authSession.removeAuthNote(AuthenticationManager.END_AFTER_REQUIRED_ACTIONS);
         authSession.setClientNote(OIDCLoginProtocol.PROMPT_PARAM, OIDCLoginProtocol.PROMPT_VALUE_LOGIN);
         authSession.setClientNote(OIDCLoginProtocol.LOGIN_HINT_PARAM, invitee.getEmail());
         authSession.setAuthNote(SIGN_IN_NOTE, token.getInvitationId() + " " + token.getLinkNonce() + " " + invitee.getId());
