@@ -23,7 +23,7 @@ import {
   actionLink,
   addMembership,
   armedFaultSteps,
-  completeRequiredActions,
+  credentialsOfAddress,
   deleteIdentityProvider,
   identityProviderExists,
   deleteMembership,
@@ -39,6 +39,8 @@ import {
   replaceOrganizationDomains,
   replaceUserAttributes,
   setEnabled,
+  setFirstPassword,
+  type ActionLinkRow,
   takeFault,
   userAttributes,
   userById,
@@ -47,6 +49,8 @@ import {
   userWithAddress,
 } from '../store/simulatedIdentityProviderTables.ts';
 import { UUID } from '../store/uuidShape.ts';
+import { inviteLinkAsks, type InviteLinkAsks } from '../domain/invitations/inviteLinkAsks.ts';
+import { hashPassword, passwordMatches } from './simulatedPasswordHash.ts';
 import { ReadBatcher } from '../store/readBatcher.ts';
 
 /** Keycloak's default subject of the execute-actions e-mail. */
@@ -187,16 +191,28 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * Completes the actions an action link asks for (the page's form posted with a password): the user's required
-   * actions are cleared and its password set. Answers the user and the invitation the link was made for, or
-   * undefined for a link it never issued.
+   * Completes an action link with a password (the page's form posted): an account waiting for its first password
+   * sets it (its required actions cleared); any other account signs in with it, and a password that is not its own
+   * is `refused` with nothing changed (SPEC-EXTENSIONS §13). Answers the user and the invitation the link was made
+   * for, or undefined for a link it never issued.
    */
-  async completeActionToken(key: string): Promise<{ userId: string; invitationId: string | null; nonce: string | null } | undefined> {
+  async completeActionToken(key: string, password: string): Promise<CompletedActionLink | 'refused' | undefined> {
     const sql = await nativePool(this.#orm);
     const row = await actionLink(sql, this.#actionTokenUrl + key);
     if (!row) return undefined;
-    await completeRequiredActions(sql, row.user_id);
-    return { userId: row.user_id, invitationId: row.invitation_id, nonce: row.link_nonce };
+    const completed = { userId: row.user_id, invitationId: row.invitation_id, nonce: row.link_nonce };
+    if (asksOf(row) === 'set_password' && (await setFirstPassword(sql, row.user_id, await hashPassword(password)))) return completed;
+    // A sign-in (also when another link set the first password in between): the enabled account, its password now.
+    return (await this.#passwordOf(await credentialsOfAddress(sql, row.email), password)) === row.user_id ? completed : 'refused';
+  }
+
+  /** The simulated provider's sign-in: the enabled user holding the address, when the password is its own. */
+  async signIn(address: string, password: string): Promise<string | undefined> {
+    return this.#passwordOf(await credentialsOfAddress(await nativePool(this.#orm), address.trim().toLowerCase()), password);
+  }
+
+  async #passwordOf(account: { id: string; password_hash: string | null } | undefined, password: string): Promise<string | undefined> {
+    return account?.password_hash && (await passwordMatches(password, account.password_hash)) ? account.id : undefined;
   }
 
   findAccount(by: { address: string } | { userId: string }): Promise<Account | undefined> {
@@ -294,14 +310,17 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * What the simulated provider's action link leads to: the pending required actions of the invited user, or
-   * undefined for a link it never issued (Keycloak shows an "invalid or expired" page then).
+   * What the simulated provider's action link leads to: the pending required actions of the invited user and what the
+   * link asks of it (a first password, or a sign-in: then no action), or undefined for a link it never issued
+   * (Keycloak shows an "invalid or expired" page then).
    */
   async describeActionToken(
     key: string,
-  ): Promise<{ email: string; requiredActions: string[]; actions: string[]; invitationId: string | null; nonce: string | null } | undefined> {
+  ): Promise<{ email: string; asks: InviteLinkAsks; requiredActions: string[]; actions: string[]; invitationId: string | null; nonce: string | null } | undefined> {
     const row = await actionLink(await nativePool(this.#orm), this.#actionTokenUrl + key);
-    return row && { email: row.email, requiredActions: row.required_actions, actions: row.actions, invitationId: row.invitation_id, nonce: row.link_nonce };
+    if (!row) return undefined;
+    const asks = asksOf(row);
+    return { email: row.email, asks, requiredActions: row.required_actions, actions: asks === 'sign_in' ? [] : row.actions, invitationId: row.invitation_id, nonce: row.link_nonce };
   }
 
   ping(): Promise<void> {
@@ -347,6 +366,15 @@ async function userFor(sql: Sql, tenantId: string, address: string): Promise<str
   if (rows.length === 1 && row?.owned) return row.id;
   throw new IdpError('user_exists', `a user with username or e-mail ${address} already exists`, 409);
 }
+
+/** A completed action link: its user, and the invitation and secret it was made with (null for a bare invite). */
+export interface CompletedActionLink {
+  userId: string;
+  invitationId: string | null;
+  nonce: string | null;
+}
+
+const asksOf = (row: ActionLinkRow): InviteLinkAsks => inviteLinkAsks({ hasCredentials: row.password_hash !== null, requiredActions: row.required_actions });
 
 /** Ids that are not UUIDs match nothing (and would be an error in a uuid comparison). */
 const subject = (s: { organizationId?: string; userId?: string; tenantId?: string }) => ({

@@ -83,17 +83,11 @@ async function invitationBy(sql: Sql, target: InvitationTarget, forUpdate: boole
   const query =
     target.by === 'id'
       ? { name: `invitation_by_id${lock ? '_locked' : ''}`, text: `select ${COLUMNS} from invitations where id = $1${lock}`, values: [target.id] }
-      : target.by === 'email'
-        ? {
-            name: `invitation_pending_email${lock ? '_locked' : ''}`,
-            text: `select ${COLUMNS} from invitations where tenant_id = $1 and email = $2 and state = 'pending'${lock}`,
-            values: [target.tenantId, target.email],
-          }
-        : {
-            name: `invitation_pending_user${lock ? '_locked' : ''}`,
-            text: `select ${COLUMNS} from invitations where tenant_id = $1 and user_id = $2 and state = 'pending' order by created_at desc limit 1${lock}`,
-            values: [target.tenantId, target.userId],
-          };
+      : {
+          name: `invitation_pending_email${lock ? '_locked' : ''}`,
+          text: `select ${COLUMNS} from invitations where tenant_id = $1 and email = $2 and state = 'pending'${lock}`,
+          values: [target.tenantId, target.email],
+        };
   const { rows: [row] } = await sql.query<InvitationRow>(query);
   return row && rowToRecord(row);
 }
@@ -115,8 +109,7 @@ async function writeInvitation(sql: Sql, i: InvitationRecord): Promise<void> {
 
 /** The tenant's member an invitation is about: by the invitation's user, else by its (or the target's) address. */
 async function memberOfInvitation(sql: Sql, tenantId: string, invitation: InvitationRecord | undefined, target: InvitationTarget): Promise<MemberRecord | undefined> {
-  const userId = invitation?.userId ?? (target.by === 'user' ? target.userId : undefined);
-  if (userId) return memberOf(sql, tenantId, userId);
+  if (invitation?.userId) return memberOf(sql, tenantId, invitation.userId);
   const email = invitation?.email ?? (target.by === 'email' ? target.email : undefined);
   return email ? memberWithEmail(sql, tenantId, email) : undefined;
 }

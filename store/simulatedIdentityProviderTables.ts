@@ -183,15 +183,23 @@ export async function membershipsOfUsers(sql: Sql, userIds: string[]): Promise<M
   return byUser;
 }
 
+/** An action link the simulator issued: its user (with the user's password hash, null until one is set) and actions. */
+export interface ActionLinkRow {
+  user_id: string;
+  email: string;
+  password_hash: string | null;
+  required_actions: string[];
+  actions: string[];
+  invitation_id: string | null;
+  link_nonce: string | null;
+}
+
 /** The invited user and actions behind an action link the simulator issued. */
-export async function actionLink(
-  sql: Sql,
-  actionUrl: string,
-): Promise<{ user_id: string; email: string; required_actions: string[]; actions: string[]; invitation_id: string | null; link_nonce: string | null } | undefined> {
-  const rows = await run<{ user_id: string; email: string; required_actions: string[]; actions: string[]; invitation_id: string | null; link_nonce: string | null }>(
+export async function actionLink(sql: Sql, actionUrl: string): Promise<ActionLinkRow | undefined> {
+  const rows = await run<ActionLinkRow>(
     sql,
     'action_link',
-    `select u.id as user_id, u.email, u.required_actions, e.actions, e.invitation_id, e.link_nonce
+    `select u.id as user_id, u.email, u.password_hash, u.required_actions, e.actions, e.invitation_id, e.link_nonce
        from idp_sim_emails e join idp_sim_users u on u.id = e.user_id
       where e.action_url = $1`,
     [actionUrl],
@@ -199,9 +207,30 @@ export async function actionLink(
   return rows[0];
 }
 
-/** The user who completed its action link: no required action left, e-mail verified by the link it opened. */
-export async function completeRequiredActions(sql: Sql, userId: string): Promise<void> {
-  await run(sql, 'complete_required_actions', `update idp_sim_users set required_actions = '{}', email_verified = true where id = $1`, [userId]);
+/**
+ * The user's first password, set through its action link: no required action left, e-mail verified by the link it
+ * opened. Only while it has no password and still awaits one; false otherwise (one was set meanwhile).
+ */
+export async function setFirstPassword(sql: Sql, userId: string, passwordHash: string): Promise<boolean> {
+  const rows = await run<{ id: string }>(
+    sql,
+    'set_first_password',
+    `update idp_sim_users set password_hash = $2, required_actions = '{}', email_verified = true
+      where id = $1 and password_hash is null and 'UPDATE_PASSWORD' = any (required_actions) returning id`,
+    [userId, passwordHash],
+  );
+  return rows.length > 0;
+}
+
+/** The enabled user holding the address as e-mail or username, with its password hash (null: it has none). */
+export async function credentialsOfAddress(sql: Sql, address: string): Promise<{ id: string; password_hash: string | null } | undefined> {
+  const rows = await run<{ id: string; password_hash: string | null }>(
+    sql,
+    'credentials_of_address',
+    `select id, password_hash from idp_sim_users where (email = $1 or username = $1) and enabled order by created_at limit 1`,
+    [address],
+  );
+  return rows[0];
 }
 
 /** The user holding the address as e-mail or username, whoever's it is. */

@@ -10,8 +10,11 @@ import { invitationAuditEvent } from './invitationAuditEvent.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
 
-/** How an acceptance reached the registry: the invite link completed (with its secret), or the user's first sign-in. */
-export type AcceptedThrough = { via: 'link'; nonce: string } | { via: 'sign_in' };
+/**
+ * How an acceptance reached the registry: only through the invite link its invitee completed, with the link's secret
+ * (SPEC-EXTENSIONS §13: no read, such as a claims request, accepts an invitation).
+ */
+export type AcceptedThrough = { via: 'link'; nonce: string };
 
 /** A link that does not open its invitation now: tampered, superseded by a resend, revoked, expired or used. */
 export const invalidLink = () => notFound('invitation link (invalid or expired)');
@@ -22,17 +25,15 @@ export function linkOpens(invitation: InvitationRecord | undefined, nonce: strin
 }
 
 /**
- * The acceptance rule (SPEC-EXTENSIONS §8): a pending invitation becomes `accepted` with the accepting user's id, and
- * its member `active` with the invitation's roles (those the tenant still has; MEMBER when none is left), or stays as
- * it is when it is already active or inactive through another way in. Through a link the link must be the current
- * one, for the user it was sent to (404 otherwise, what a provider's invalid-link page says); through a sign-in,
- * nothing pending is nothing to do.
+ * The acceptance rule (SPEC-EXTENSIONS §8, §13): a pending invitation becomes `accepted` with the accepting user's id,
+ * and its member `active` with the invitation's roles (those the tenant still has; MEMBER when none is left), or stays
+ * as it is when it is already active or inactive through another way in. The link must be the current one, for the
+ * user it was sent to (404 otherwise, what a provider's invalid-link page says).
  */
 export function planAcceptance(userId: string, through: AcceptedThrough) {
   return (facts: InvitationChangeFacts, now: Date): InvitationChange<InvitationRecord | undefined> => {
     const before = facts.invitation;
-    if (through.via === 'link' && (!linkOpens(before, through.nonce, now) || before.userId !== userId)) throw invalidLink();
-    if (!before || before.state !== 'pending' || before.expiresAt.getTime() <= now.getTime()) return { result: undefined };
+    if (!linkOpens(before, through.nonce, now) || before.userId !== userId) throw invalidLink();
     const invitation: InvitationRecord = { ...before, state: 'accepted', acceptedAt: now, acceptedUserId: userId, linkNonce: null, updatedAt: now };
     const events: AuditAppend[] = [invitationAuditEvent('invitation.accepted', invitation, { user_id: userId, roles: before.roles, via: through.via })];
     const existing = facts.member;
@@ -57,21 +58,21 @@ export function planAcceptance(userId: string, through: AcceptedThrough) {
 }
 
 /**
- * Records an acceptance (the identity provider's report, the simulated provider's completed link, or the backstop of
- * the user's first claims request) with its member change and the member's sync, by the system.
+ * Records an acceptance (the identity provider's report, or the simulated provider's completed link) with its member
+ * change and the member's sync, by the system.
  */
 export async function acceptInvitation(
   { stores, effects }: RegistryContext,
-  target: { by: 'id'; id: string } | { by: 'user'; tenantId: string; userId: string },
+  target: { by: 'id'; id: string },
   userId: string,
   through: AcceptedThrough,
 ): Promise<InvitationRecord | undefined> {
-  const found = target.by === 'id' ? await stores.invitations.find(target.id) : undefined;
-  if (target.by === 'id' && !found) throw through.via === 'link' ? invalidLink() : notFound('invitation');
+  const found = await stores.invitations.find(target.id);
+  if (!found) throw invalidLink();
   // The invitation's own roles are read with it; MEMBER is the fallback when none of them is left.
   const written = await stores.invitations.change(target, SYSTEM_ACTOR, ['MEMBER'], planAcceptance(userId, through));
   if (!written) return undefined;
-  effects.follow(invitationChangeEffects(target.by === 'user' ? target.tenantId : found!.tenantId, written));
+  effects.follow(invitationChangeEffects(found.tenantId, written));
   return written.result;
 }
 

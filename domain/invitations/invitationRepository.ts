@@ -27,9 +27,7 @@ export type InvitationTarget =
   /** One invitation by its id. */
   | { by: 'id'; id: string }
   /** The pending invitation of this address to this tenant, if any (a new invitation is judged against it). */
-  | { by: 'email'; tenantId: string; email: string }
-  /** The pending invitation this user was sent to this tenant, if any (acceptance by the user's first sign-in). */
-  | { by: 'user'; tenantId: string; userId: string };
+  | { by: 'email'; tenantId: string; email: string };
 
 /** What a change of an invitation is judged by, read under the lock of its tenant's members. */
 export interface InvitationChangeFacts {

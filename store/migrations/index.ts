@@ -31,6 +31,7 @@ import { Migration20261201000031DirectoryUserListing } from './Migration20261201
 import { Migration20261202000032CatalogNotifications } from './Migration20261202000032CatalogNotifications.ts';
 import { Migration20261203000033ListingNotifications } from './Migration20261203000033ListingNotifications.ts';
 import { Migration20261204000034InvitationSends } from './Migration20261204000034InvitationSends.ts';
+import { Migration20261205000035SimulatorPasswords } from './Migration20261205000035SimulatorPasswords.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -67,4 +68,5 @@ export const migrationsList = [
   { name: 'Migration20261202000032CatalogNotifications', class: Migration20261202000032CatalogNotifications },
   { name: 'Migration20261203000033ListingNotifications', class: Migration20261203000033ListingNotifications },
   { name: 'Migration20261204000034InvitationSends', class: Migration20261204000034InvitationSends },
+  { name: 'Migration20261205000035SimulatorPasswords', class: Migration20261205000035SimulatorPasswords },
 ];

@@ -1,6 +1,6 @@
 import { Claims, ClaimsRequest } from '../../../domain/schemas/claims.ts';
 import { ErrorBody } from '../../../domain/schemas/common.ts';
-import { claimsAtSignIn } from '../../../domain/invitations/claimsAtSignIn.ts';
+import { resolveClaims } from '../../../domain/claims/resolveClaims.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 import { AppError } from '../../../domain/errors.ts';
 
@@ -10,7 +10,7 @@ export const resolveClaimsRoute = defineRoute({
   operationId: 'resolveClaims',
   access: 'claims:read',
   summary:
-    "Resolve a tenant's current claims: first of tenant_id, tenant_slug, user_attrs.tenant_id, user_attrs.tenant_slug; with user_id, the member's roles and permissions there (a pending member's invitation is accepted by its sign-in)",
+    "Resolve a tenant's current claims: first of tenant_id, tenant_slug, user_attrs.tenant_id, user_attrs.tenant_slug; with user_id, the member's roles, permissions and membership status there (a read: it accepts no invitation)",
   tags: ['claims'],
   body: ClaimsRequest,
   responses: {
@@ -20,9 +20,9 @@ export const resolveClaimsRoute = defineRoute({
   },
   handler: async ({ body }, { deps, caller }) => {
     const { metrics } = deps;
-    if (!metrics) return { status: 200, body: await claimsAtSignIn(deps, body, deps.cache, caller.reach) };
+    if (!metrics) return { status: 200, body: await resolveClaims(deps.stores, body, deps.cache, caller.reach) };
     try {
-      const claims = await claimsAtSignIn(deps, body, deps.cache, caller.reach);
+      const claims = await resolveClaims(deps.stores, body, deps.cache, caller.reach);
       metrics.claimsResolutions.inc({ outcome: 'resolved' });
       return { status: 200, body: claims };
     } catch (err) {

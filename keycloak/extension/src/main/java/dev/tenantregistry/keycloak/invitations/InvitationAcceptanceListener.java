@@ -15,9 +15,10 @@ import org.keycloak.sessions.AuthenticationSessionModel;
 
 /**
  * Tells the registry what it must hear of a person's sign-in: that an invited user completed its invitation's link,
- * and that a user signed in through a tenant's SSO connection. For the invitation: when the user sets its password in the
- * authentication session an invitation's link opened (InvitationActionTokenHandler's note), the registry is called
- * at once, so the invitation is accepted without waiting for the user's first token.
+ * and that a user signed in through a tenant's SSO connection. For the invitation: when, in the authentication session
+ * an invitation's link opened (InvitationActionTokenHandler's notes), an account made for it sets its password, or the
+ * account the invitation's e-mail holds signs in, the registry is called at once, so the invitation is accepted
+ * without waiting for the user's first token.
  */
 public class InvitationAcceptanceListener implements EventListenerProvider {
 
@@ -31,6 +32,9 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
 
     @Override
     public void onEvent(Event event) {
+        if (event.getType() == EventType.LOGIN) {
+            reportInvitationSignIn(event);
+        }
         if (event.getType() == EventType.LOGIN || event.getType() == EventType.REGISTER) {
             reportSsoSignIn(event);
             return;
@@ -47,7 +51,29 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
         String[] parts = note.split(" ", 2);
         String invitationId = parts[0];
         String nonce = parts.length > 1 ? parts[1] : "";
-        String userId = event.getUserId();
+        reportAcceptance(authSession, invitationId, nonce, event.getUserId());
+    }
+
+    /**
+     * The sign-in an invitation's link led an account with credentials to: only the user the invitation's e-mail holds
+     * accepts it; anyone else signing in in that session accepts nothing.
+     */
+    private void reportInvitationSignIn(Event event) {
+        AuthenticationSessionModel authSession = session.getContext().getAuthenticationSession();
+        String note = authSession == null ? null : authSession.getAuthNote(InvitationActionTokenHandler.SIGN_IN_NOTE);
+        if (note == null || event.getUserId() == null) {
+            return;
+        }
+        authSession.removeAuthNote(InvitationActionTokenHandler.SIGN_IN_NOTE);
+        String[] parts = note.split(" ", 3);
+        if (parts.length < 3 || !parts[2].equals(event.getUserId())) {
+            LOG.infof("tenant-registry invitation %s: user %s signed in through its link but is not its invitee; nothing is accepted", parts[0], event.getUserId());
+            return;
+        }
+        reportAcceptance(authSession, parts[0], parts[1], event.getUserId());
+    }
+
+    private void reportAcceptance(AuthenticationSessionModel authSession, String invitationId, String nonce, String userId) {
         RegistryRequests.Target target;
         try {
             target = RegistryRequests.target(session, session.getContext().getRealm(), authSession.getClient());
@@ -55,7 +81,7 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
             LOG.warnf("tenant-registry invitation %s: its acceptance by user %s cannot be reported (%s)", invitationId, userId, e.getMessage());
             return;
         }
-        // After the password is committed: the registry's sync of the new member then reads the user as it is now.
+        // After the password or the sign-in is committed: the registry's sync of the member then reads the user as it is now.
         session.getTransactionManager().enlistAfterCompletion(new AbstractKeycloakTransaction() {
             @Override
             protected void commitImpl() {

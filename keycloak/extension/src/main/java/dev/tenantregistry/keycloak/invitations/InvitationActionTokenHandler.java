@@ -20,6 +20,7 @@ import org.keycloak.protocol.oidc.utils.RedirectUtils;
 import org.keycloak.services.Urls;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.services.messages.Messages;
+import org.keycloak.services.resources.LoginActionsService;
 import org.keycloak.sessions.AuthenticationSessionCompoundId;
 import org.keycloak.sessions.AuthenticationSessionModel;
 
@@ -27,13 +28,19 @@ import org.keycloak.sessions.AuthenticationSessionModel;
  * Opens an invitation's link: Keycloak's checks of an execute-actions link (signature, expiry, the e-mail still the
  * user's, the redirect allowed for the client, the actions known), then the registry's: the link must be the
  * invitation's current one (not superseded by a resend, not revoked, expired or used). A link that fails any of them
- * shows Keycloak's invalid-link page. Opened, it runs the user's required actions as the stock link does and keeps the
- * invitation in the authentication session, where InvitationAcceptanceListener finds it once the password is set.
+ * shows Keycloak's invalid-link page. Opened for an account made for the invitation that has no credential yet, it
+ * runs the user's required actions as the stock link does and keeps the invitation in the authentication session,
+ * where InvitationAcceptanceListener finds it once the password is set. Opened for any other account
+ * (InvitationLinkAsks), it adds no action and changes nothing of the account: it leads to the realm's sign-in, and the
+ * listener reports the acceptance once that account has signed in in this authentication session (SPEC-EXTENSIONS §13).
  */
 public class InvitationActionTokenHandler extends AbstractActionTokenHandler<InvitationActionToken> {
 
     /** The authentication session's note naming the invitation and its link's secret, "id nonce". */
     static final String INVITATION_NOTE = "tenant-registry.invitation";
+
+    /** The note of a link that asks its account to sign in: "id nonce user", the user the invitation's e-mail holds. */
+    static final String SIGN_IN_NOTE = "tenant-registry.invitation-sign-in";
 
     public InvitationActionTokenHandler() {
         super(InvitationActionToken.TOKEN_TYPE, InvitationActionToken.class, Messages.INVALID_CODE, EventType.EXECUTE_ACTIONS, Errors.NOT_ALLOWED);
@@ -60,6 +67,10 @@ public class InvitationActionTokenHandler extends AbstractActionTokenHandler<Inv
         AuthenticationSessionModel authSession = context.getAuthenticationSession();
         KeycloakSession session = context.getSession();
         RealmModel realm = context.getRealm();
+        UserModel invitee = authSession.getAuthenticatedUser();
+        if (InvitationLinkAsks.signsIn(session, realm, invitee)) {
+            return signIn(token, context, invitee);
+        }
         if (context.isAuthenticationSessionFresh()) {
             // Opened in a browser without a session: ask to confirm, with this same token bound to the new session.
             token.setCompoundAuthenticationSessionId(AuthenticationSessionCompoundId.fromAuthSession(authSession).getEncodedId());
@@ -80,10 +91,30 @@ public class InvitationActionTokenHandler extends AbstractActionTokenHandler<Inv
         }
         authSession.setAuthNote(INVITATION_NOTE, token.getInvitationId() + " " + token.getLinkNonce());
         token.getRequiredActions().forEach(authSession::addRequiredAction);
-        UserModel user = authSession.getAuthenticatedUser();
-        // The link reached the address it was sent to.
-        user.setEmailVerified(true);
+        // The link reached the address it was sent to, of an account made for it.
+        invitee.setEmailVerified(true);
         String next = AuthenticationManager.nextRequiredAction(session, authSession, context.getRequest(), context.getEvent());
         return AuthenticationManager.redirectToRequiredActions(session, realm, authSession, context.getUriInfo(), next);
+    }
+
+    /**
+     * The realm's browser flow, as a sign-in that must be made now (prompt=login: an open session does not count),
+     * with no user taken from the link: whoever signs in is who the flow says, and only the invitee's sign-in accepts.
+     */
+    private Response signIn(InvitationActionToken token, ActionTokenContext<InvitationActionToken> context, UserModel invitee) {
+        AuthenticationSessionModel authSession = context.getAuthenticationSession();
+        KeycloakSession session = context.getSession();
+        String redirectUri = RedirectUtils.verifyRedirectUri(session, token.getRedirectUri(), authSession.getClient());
+        if (redirectUri != null) {
+            authSession.setRedirectUri(redirectUri);
+            authSession.setClientNote(OIDCLoginProtocol.REDIRECT_URI_PARAM, redirectUri);
+        }
+        authSession.setAuthenticatedUser(null);
+        // A sign-in ends as one, at the client with a LOGIN event, not on the info page an action link ends on.
+        authSession.removeAuthNote(AuthenticationManager.END_AFTER_REQUIRED_ACTIONS);
+        authSession.setClientNote(OIDCLoginProtocol.PROMPT_PARAM, OIDCLoginProtocol.PROMPT_VALUE_LOGIN);
+        authSession.setClientNote(OIDCLoginProtocol.LOGIN_HINT_PARAM, invitee.getEmail());
+        authSession.setAuthNote(SIGN_IN_NOTE, token.getInvitationId() + " " + token.getLinkNonce() + " " + invitee.getId());
+        return context.processFlow(false, LoginActionsService.AUTHENTICATE_PATH, context.getRealm().getBrowserFlow(), null, new AuthenticationProcessor());
     }
 }

@@ -62,7 +62,10 @@ final class InvitationLinks {
         }
     }
 
-    /** Reports that the user completed the invitation's link; a failure is logged (the registry's sign-in backstop accepts it). */
+    /**
+     * Reports that the invitee completed the invitation's link (set its first password, or signed in through it); a
+     * failure is logged and accepts nothing: the invitation stays pending, and its link, opened again, leads to a sign-in.
+     */
     static void accepted(RegistryRequests.Target target, String invitationId, String nonce, String userId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("invitation_id", invitationId);
@@ -74,7 +77,7 @@ final class InvitationLinks {
                 LOG.warnf("tenant-registry invitation %s: the registry answered HTTP %d to its acceptance by user %s", invitationId, answer.status(), userId);
             }
         } catch (Exception e) {
-            LOG.warnf("tenant-registry invitation %s: its acceptance by user %s could not be reported (%s); the user's first sign-in accepts it",
+            LOG.warnf("tenant-registry invitation %s: its acceptance by user %s could not be reported (%s); it stays pending",
                     invitationId, userId, e.getMessage());
         }
     }
