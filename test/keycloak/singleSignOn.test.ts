@@ -259,4 +259,19 @@ describe('single sign-on through the tenant\'s own identity provider', () => {
     expect(await admin.users.find({ email: holder, exact: true })).toHaveLength(1);
     for (const t of [tenant, other]) expect((await stack.service.request('GET', `/v1/tenants/${t.id}/members/${account!.id}`)).status).toBe(404);
   }, 90_000);
+
+  it('refuses a sign-in through the connection while the registry cannot be asked (fail closed): an error page and no account', async () => {
+    const { page } = browser;
+    const asked = `joe@${tenant.domain}`;
+    await customerUser(asked);
+    await configureDemoAppMapper({ 'registry.url': 'http://127.0.0.1:9' });
+    try {
+      await signInAtCustomer(asked);
+      await page.getByText('cannot be checked right now').waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: resolve(screenshots, 'sso-06-registry-unreachable.png'), fullPage: true });
+    } finally {
+      await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl });
+    }
+    expect(await (await keycloakAdmin()).users.find({ email: asked, exact: true })).toEqual([]);
+  }, 90_000);
 });
