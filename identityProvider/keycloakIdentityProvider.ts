@@ -37,6 +37,12 @@ const MEMBERS_PAGE_SIZE = 100;
  */
 const PLACEHOLDER_DOMAIN_SUFFIX = 'tenants.invalid';
 const placeholderDomainOf = (tenant: TenantRef) => ({ name: `${tenant.slug}.${PLACEHOLDER_DOMAIN_SUFFIX}`, verified: false });
+/**
+ * The realm's broker flows of SSO connections (keycloak/realm-tenant-registry.json): the registry's e-mail check before
+ * an account is made or linked and at every later sign-in. A realm without them refuses the identity provider.
+ */
+const SSO_FIRST_BROKER_LOGIN_FLOW = 'tenant-registry sso first broker login';
+const SSO_POST_BROKER_LOGIN_FLOW = 'tenant-registry sso post broker login';
 
 export type KeycloakIdentityProviderOptions = {
   /** Clock of the token cache (ms since the epoch). */
@@ -216,7 +222,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   /**
    * The connection as a Keycloak OIDC identity provider (hidden on the login page; PKCE; signatures checked with the
    * issuer's keys), linked to the tenant's organization and bound to its first domain with redirect when an e-mail
-   * matches it: Keycloak 26 binds an organization's identity provider to one domain (docs/decisions.md).
+   * matches it: Keycloak 26 binds an organization's identity provider to one domain (docs/decisions.md). Its e-mail
+   * is not trusted (the holder verifies it) and its sign-ins go through the realm's SSO broker flows.
    */
   async putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void> {
     const organizationId = await this.#organizationIdOf(tenant.tenantId);
@@ -227,7 +234,9 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       providerId: 'oidc',
       enabled: provider.enabled,
       hideOnLogin: true,
-      trustEmail: true,
+      trustEmail: false,
+      firstBrokerLoginFlowAlias: SSO_FIRST_BROKER_LOGIN_FLOW,
+      postBrokerLoginFlowAlias: SSO_POST_BROKER_LOGIN_FLOW,
       config: {
         issuer: provider.issuer,
         authorizationUrl: provider.authorizationUrl,

@@ -6,7 +6,9 @@
  */
 
 const METADATA = 'a cloud metadata address';
-const HINT = '; name the receiver in AUDIT_STREAM_ALLOWED_HOSTS to allow it';
+/** The setting that names allowed hosts, as a refusal tells it; an SSO issuer's check passes its own. */
+const STREAM_SETTING = 'AUDIT_STREAM_ALLOWED_HOSTS';
+const hint = (setting: string) => `; name the receiver in ${setting} to allow it`;
 
 type Range = readonly [prefix: string, bits: number, reason: string];
 
@@ -114,25 +116,26 @@ export function forbiddenAddress(address: string): string | undefined {
 }
 
 /** Why no stream may name `host` (lower case, an IPv6 literal without brackets) before it is even resolved. */
-export function refusedHost(host: string, allowedHosts: readonly string[] | undefined): string | undefined {
-  if (allowedHosts) return allowedHosts.includes(host) ? undefined : `${host} is not in AUDIT_STREAM_ALLOWED_HOSTS`;
+export function refusedHost(host: string, allowedHosts: readonly string[] | undefined, setting = STREAM_SETTING): string | undefined {
+  if (allowedHosts) return allowedHosts.includes(host) ? undefined : `${host} is not in ${setting}`;
+  const allowIt = hint(setting);
   const name = host.replace(/\.$/, '');
-  if (name === 'localhost' || name.endsWith('.localhost')) return `${host} is a loopback name${HINT}`;
-  if (METADATA_NAMES.has(name)) return `${host} is a cloud metadata name${HINT}`;
+  if (name === 'localhost' || name.endsWith('.localhost')) return `${host} is a loopback name${allowIt}`;
+  if (METADATA_NAMES.has(name)) return `${host} is a cloud metadata name${allowIt}`;
   if (isAddressLiteral(host)) {
     const reason = forbiddenAddress(host);
-    if (reason) return `${host} is ${reason}${HINT}`;
+    if (reason) return `${host} is ${reason}${allowIt}`;
   }
   return undefined;
 }
 
 /** Why a stream to `host` may not connect to what it resolved to; every address must be allowed. */
-export function refusedAddresses(host: string, addresses: readonly string[], allowedHosts: readonly string[] | undefined): string | undefined {
+export function refusedAddresses(host: string, addresses: readonly string[], allowedHosts: readonly string[] | undefined, setting = STREAM_SETTING): string | undefined {
   if (addresses.length === 0) return `${host} resolves to no address`;
   if (allowedHosts) return undefined;
   for (const address of addresses) {
     const reason = forbiddenAddress(address);
-    if (reason) return `${host} resolves to ${address}, ${reason}${HINT}`;
+    if (reason) return `${host} resolves to ${address}, ${reason}${hint(setting)}`;
   }
   return undefined;
 }

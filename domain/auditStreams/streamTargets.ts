@@ -7,6 +7,8 @@ export type ResolveHost = (host: string) => Promise<string[]>;
 export interface StreamTargets {
   allowedHosts?: readonly string[];
   resolveHost: ResolveHost;
+  /** The setting a refusal names (AUDIT_STREAM_ALLOWED_HOSTS unless given). */
+  setting?: string;
 }
 
 /** The addresses a delivery may connect to, or why it may not. */
@@ -21,7 +23,7 @@ export const streamHost = (url: string): string => new URL(url).hostname.replace
  * is checked again at the next delivery.
  */
 export async function resolveStreamTarget(host: string, targets: StreamTargets): Promise<StreamTargetVerdict> {
-  const byName = refusedHost(host, targets.allowedHosts);
+  const byName = refusedHost(host, targets.allowedHosts, targets.setting);
   if (byName) return { refused: byName };
   let addresses: string[];
   try {
@@ -29,6 +31,6 @@ export async function resolveStreamTarget(host: string, targets: StreamTargets):
   } catch (error) {
     return { refused: `${host} could not be resolved: ${(error as Error).message}` };
   }
-  const byAddress = refusedAddresses(host, addresses, targets.allowedHosts);
+  const byAddress = refusedAddresses(host, addresses, targets.allowedHosts, targets.setting);
   return byAddress ? { refused: byAddress } : { addresses };
 }

@@ -48,7 +48,7 @@ export async function createSsoConnection(context: RegistryContext, tenantId: st
   if (!issuerDiscovery) throw new AppError('unavailable', 'no issuer discovery is configured in this process');
   const domains = connectionDomains(body.domains);
   const discovered = await issuerDiscovery(body.issuer);
-  if ('failed' in discovered) throw invalidInput(`issuer: its discovery document did not answer: ${discovered.failed}`);
+  if ('failed' in discovered) throw invalidInput(`issuer: its discovery document was not accepted: ${discovered.failed}`);
   const written = await stores.ssoConnections.change({ by: 'new', tenantId }, meta, planSsoConnection(crypto.randomUUID(), { ...body, domains }, discovered.endpoints, context.tenantLimits));
   if (!written) throw notFound('tenant');
   effects.follow({ handOffs: written.handOffs });

@@ -5,6 +5,7 @@ import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentit
 import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { claimsOf, demoAppTokens } from '../support/demoAppSession.ts';
+import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
 import { eventually } from '../support/eventually.ts';
@@ -18,6 +19,7 @@ import { uniqueSlug } from '../support/testService.ts';
  * own OIDC provider. The tenant verifies its domain at a real DNS server on loopback and connects it; a user of that
  * realm who types her address at the demo app's login is sent there, signs in, comes back, and her first token
  * carries the tenant's claims with its default role; the registry lists her as a member with source sso.
+ * SPEC-EXTENSIONS §13: the same provider asserting an address at another tenant's verified domain is refused.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 const CUSTOMER_REALM = 'customer-idp';
@@ -30,7 +32,33 @@ let stack: ActorStack;
 let demoApp: RunningDemoApp;
 let browser: TestBrowser;
 let tenant: { id: string; slug: string; domain: string };
+/** Another tenant, with a verified domain of its own and no SSO connection. */
+let other: { id: string; slug: string; domain: string };
 let connection: { id: string; idp_alias: string };
+
+/** A user of the customer's realm, as the customer's administrator (or whoever holds it) may make any. */
+async function customerUser(email: string): Promise<void> {
+  await (await keycloakAdmin()).users.create({
+    realm: CUSTOMER_REALM,
+    username: email,
+    email,
+    emailVerified: true,
+    firstName: 'Someone',
+    lastName: 'Asserted',
+    enabled: true,
+    credentials: [{ type: 'password', value: PASSWORD, temporary: false }],
+  });
+}
+
+/** A tenant with one domain verified at the test's DNS server. */
+async function tenantWithDomain(prefix: string): Promise<{ id: string; slug: string; domain: string }> {
+  const slug = uniqueSlug(prefix);
+  const created = (await stack.service.request('POST', '/v1/tenants', { slug, name: `${prefix} ${slug}` })).body.tenant;
+  const domain = (await stack.service.request('POST', `/v1/tenants/${created.id}/domains`, { domain: `${slug}.test` })).body;
+  await dns.setTxt(domain.verification.name, [domain.verification.value]);
+  expect((await stack.service.request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
+  return { id: created.id, slug, domain: `${slug}.test` };
+}
 
 /** The customer's own identity provider: a realm with a confidential client for the registry's realm to broker through, and Jane. */
 async function customerRealm(domain: string): Promise<string> {
@@ -71,12 +99,8 @@ beforeAll(async () => {
   browser = await launchTestBrowser();
   await mkdir(screenshots, { recursive: true });
 
-  const slug = uniqueSlug('acme');
-  const created = (await stack.service.request('POST', '/v1/tenants', { slug, name: `Acme ${slug}` })).body.tenant;
-  tenant = { id: created.id, slug, domain: `${slug}.test` };
-  const domain = (await stack.service.request('POST', `/v1/tenants/${tenant.id}/domains`, { domain: tenant.domain })).body;
-  await dns.setTxt(domain.verification.name, [domain.verification.value]);
-  expect((await stack.service.request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
+  tenant = await tenantWithDomain('acme');
+  other = await tenantWithDomain('victim');
   const issuer = await customerRealm(tenant.domain);
   const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/sso-connections`, {
     issuer,
@@ -108,11 +132,53 @@ async function typeAddress(email: string): Promise<void> {
   await page.click('[type=submit]');
 }
 
+/** Keycloak asks a new account to verify its e-mail: the link of the mail it sent, opened in the same browser. */
+async function verifyEmailIfAsked(email: string): Promise<void> {
+  const { page } = browser;
+  const claims = page.locator('#access-claims:not(:empty)');
+  await claims.or(page.getByText(VERIFY_ASKED)).first().waitFor({ timeout: 30_000 });
+  if (await claims.count()) return;
+  await page.screenshot({ path: resolve(screenshots, 'sso-02a-verify-email.png'), fullPage: true });
+  const link = await eventually(async () => (await capturedMail(email)).flatMap(actionLinks).at(-1), 30_000, 'the verification e-mail');
+  await page.goto(link);
+  const proceed = page.getByRole('link', { name: /proceed/i });
+  const back = page.getByRole('link', { name: /back to application/i });
+  await claims.or(proceed).or(back).first().waitFor({ timeout: 30_000 });
+  if (await proceed.count()) {
+    await proceed.first().click();
+    await claims.or(back).first().waitFor({ timeout: 30_000 });
+  }
+  if (await claims.count()) return;
+  // The link ended a flow of its own: Jane signs in again, her address now proven.
+  await page.screenshot({ path: resolve(screenshots, 'sso-02b-verified.png'), fullPage: true });
+  await signInAtCustomer(email);
+  await claims.waitFor({ timeout: 30_000 });
+}
+
+/** Signs in at the customer's provider, reached through the tenant's domain, as `email` (the provider asserts it). */
+async function signInAtCustomer(email: string): Promise<void> {
+  const { page } = browser;
+  await typeAddress(`jane@${tenant.domain}`);
+  await page.waitForURL((url) => url.pathname.includes(`/realms/${CUSTOMER_REALM}/`), { timeout: 30_000 });
+  await page.fill('#username', email);
+  await page.fill('#password', PASSWORD);
+  await page.click('[type=submit]');
+}
+
+const REFUSED = 'cannot sign you in with this e-mail address';
+const VERIFY_ASKED = /verify your email/i;
+
 describe('single sign-on through the tenant\'s own identity provider', () => {
   it('is set up in Keycloak: an identity provider linked to the organization, redirecting the verified domain', async () => {
     const admin = await keycloakAdmin();
     const provider = await eventually(async () => (await admin.identityProviders.findOne({ alias: connection.idp_alias })) ?? undefined, 20_000, 'the identity provider');
-    expect(provider).toMatchObject({ enabled: true, config: expect.objectContaining({ 'kc.org.domain': tenant.domain, 'kc.org.broker.redirect.mode.email-matches': 'true' }) });
+    expect(provider).toMatchObject({
+      enabled: true,
+      trustEmail: false,
+      firstBrokerLoginFlowAlias: 'tenant-registry sso first broker login',
+      postBrokerLoginFlowAlias: 'tenant-registry sso post broker login',
+      config: expect.objectContaining({ 'kc.org.domain': tenant.domain, 'kc.org.broker.redirect.mode.email-matches': 'true' }),
+    });
     const [organization] = (await admin.organizations.find({ search: tenant.slug })).filter((o) => o.alias === tenant.slug);
     await eventually(async () => (await admin.organizations.listIdentityProviders({ orgId: organization!.id! })).some((idp) => idp.alias === connection.idp_alias), 20_000, 'linked');
     expect((await admin.organizations.findOne({ id: organization!.id! }))?.domains).toEqual([{ name: tenant.domain, verified: true }]);
@@ -129,12 +195,14 @@ describe('single sign-on through the tenant\'s own identity provider', () => {
     await page.fill('#password', PASSWORD);
     await page.click('[type=submit]');
     // The first broker login may ask to review the profile the customer's provider gave; it is complete, so confirm.
-    const landed = page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #kc-update-profile-form, #firstName').first();
+    const landed = page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #kc-update-profile-form, #firstName').or(page.getByText(VERIFY_ASKED)).first();
     await landed.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
       await page.screenshot({ path: resolve(screenshots, 'sso-failed.png'), fullPage: true });
       throw error;
     });
     if (await page.locator('#firstName').isVisible()) await page.click('[type=submit]');
+    // The provider's e-mail is not trusted (§13: no tenant marks an address verified): Jane proves it by its link.
+    await verifyEmailIfAsked(`jane@${tenant.domain}`);
     const tokens = await demoAppTokens(page);
     await page.screenshot({ path: resolve(screenshots, 'sso-02-demo-app.png'), fullPage: true });
     expect(claimsOf(tokens.access_token)).toMatchObject({
@@ -156,4 +224,54 @@ describe('single sign-on through the tenant\'s own identity provider', () => {
     expect(new URL(page.url()).pathname).toContain(`/realms/${keycloakContext().realm}/`);
     await page.screenshot({ path: resolve(screenshots, 'sso-03-unverified-domain.png') });
   });
+
+  it("refuses the tenant's provider asserting an address at another tenant's verified domain: an error page, no account, no membership, sso.sign_in_refused in the connection's tenant", async () => {
+    const { page } = browser;
+    const asserted = `ceo@${other.domain}`;
+    await customerUser(asserted);
+    await signInAtCustomer(asserted);
+    await page.getByText(REFUSED).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: resolve(screenshots, 'sso-04-refused-other-tenants-domain.png'), fullPage: true });
+    expect(new URL(page.url()).pathname).toContain(`/realms/${keycloakContext().realm}/`);
+    const admin = await keycloakAdmin();
+    expect(await admin.users.find({ email: asserted, exact: true })).toEqual([]);
+    for (const t of [tenant, other]) {
+      const members = (await stack.service.request('GET', `/v1/tenants/${t.id}/members?limit=500`)).body.items as { email: string }[];
+      expect(members.map((m) => m.email)).not.toContain(asserted);
+    }
+    const audit = (await stack.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&limit=500`)).body.items as { action: string; metadata: Record<string, unknown> }[];
+    const refused = audit.filter((e) => e.action === 'sso.sign_in_refused');
+    expect(refused).toEqual([expect.objectContaining({ metadata: expect.objectContaining({ idp_alias: connection.idp_alias, email_domain: other.domain, reason: 'domain_not_of_connection' }) })]);
+    expect(JSON.stringify(refused)).not.toContain('ceo@');
+  }, 90_000);
+
+  it("does not link the tenant's provider to an existing account at another tenant's domain", async () => {
+    const { page } = browser;
+    const holder = `bob@${other.domain}`;
+    const admin = await keycloakAdmin();
+    await admin.users.create({ username: holder, email: holder, emailVerified: true, enabled: true, credentials: [{ type: 'password', value: PASSWORD, temporary: false }] });
+    const [account] = await admin.users.find({ email: holder, exact: true });
+    await customerUser(holder);
+    await signInAtCustomer(holder);
+    await page.getByText(REFUSED).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: resolve(screenshots, 'sso-05-refused-existing-account.png'), fullPage: true });
+    expect(await admin.users.listFederatedIdentities({ id: account!.id! })).toEqual([]);
+    expect(await admin.users.find({ email: holder, exact: true })).toHaveLength(1);
+    for (const t of [tenant, other]) expect((await stack.service.request('GET', `/v1/tenants/${t.id}/members/${account!.id}`)).status).toBe(404);
+  }, 90_000);
+
+  it('refuses a sign-in through the connection while the registry cannot be asked (fail closed): an error page and no account', async () => {
+    const { page } = browser;
+    const asked = `joe@${tenant.domain}`;
+    await customerUser(asked);
+    await configureDemoAppMapper({ 'registry.url': 'http://127.0.0.1:9' });
+    try {
+      await signInAtCustomer(asked);
+      await page.getByText('cannot be checked right now').waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: resolve(screenshots, 'sso-06-registry-unreachable.png'), fullPage: true });
+    } finally {
+      await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl });
+    }
+    expect(await (await keycloakAdmin()).users.find({ email: asked, exact: true })).toEqual([]);
+  }, 90_000);
 });

@@ -34,6 +34,8 @@ export type OidcIssuer = {
   setFault(endpoint: IssuerEndpoint, fault: Fault | undefined): void;
   /** Makes discovery advertise another issuer value. */
   advertiseIssuer(issuer: string): void;
+  /** Makes discovery advertise these endpoints instead of its own (`undefined` restores the issuer's own). */
+  advertiseEndpoints(endpoints: Record<string, string> | undefined): void;
   close(): Promise<void>;
 };
 
@@ -53,6 +55,7 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
   const faults: Partial<Record<IssuerEndpoint, Fault>> = {};
   const fetches: Record<IssuerEndpoint, number> = { discovery: 0, jwks: 0 };
   let advertisedIssuer: string | undefined;
+  let advertisedEndpoints: Record<string, string> | undefined;
 
   const server = createServer((req, res) => void respond(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,6 +70,7 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
         token_endpoint: `${issuer}/protocol/openid-connect/token`,
         jwks_uri: `${issuer}/protocol/openid-connect/certs`,
         id_token_signing_alg_values_supported: keys.map((key) => key.alg),
+        ...advertisedEndpoints,
       }),
     },
     [`${REALM_PATH}/protocol/openid-connect/certs`]: {
@@ -122,6 +126,9 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
     },
     advertiseIssuer(value) {
       advertisedIssuer = value;
+    },
+    advertiseEndpoints(endpoints) {
+      advertisedEndpoints = endpoints;
     },
     async close() {
       server.closeAllConnections();

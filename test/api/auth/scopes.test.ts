@@ -25,7 +25,7 @@ const SCOPE_TABLE: Record<string, string> = {
   reactivateMember: 'members:write',
   listInvitations: 'members:read', getInvitation: 'members:read', listDomains: 'members:read',
   addDomain: 'members:write', verifyDomain: 'members:write', removeDomain: 'members:write', listSsoConnections: 'members:read',
-  createSsoConnection: 'members:write', updateSsoConnection: 'members:write', deleteSsoConnection: 'members:write', recordSsoSignIn: 'claims:read',
+  createSsoConnection: 'members:write', updateSsoConnection: 'members:write', deleteSsoConnection: 'members:write', recordSsoSignIn: 'claims:read', checkSsoSignIn: 'claims:read',
   listDirectories: 'members:read', getDirectory: 'members:read', createDirectory: 'members:write', updateDirectory: 'members:write',
   rotateDirectoryToken: 'members:write', deleteDirectory: 'members:write',
   scimServiceProviderConfig: 'public', scimResourceTypes: 'public', scimSchemas: 'public', createPortalLink: 'members:write', scimResourceType: 'public', scimSchema: 'public', scimSearchAll: 'public', scimSearchUsers: 'public', scimSearchGroups: 'public', scimListUsers: 'public', scimGetUser: 'public',

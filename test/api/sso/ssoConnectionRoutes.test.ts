@@ -106,23 +106,120 @@ describe('PATCH and DELETE /v1/sso-connections/{id}', () => {
   });
 });
 
+describe("an issuer's addresses (SPEC-EXTENSIONS §13)", () => {
+  const create = (tenantId: string, body: Record<string, unknown>, on = stack) =>
+    on.service.request('POST', `/v1/tenants/${tenantId}/sso-connections`, { client_id: 'c', client_secret: 's', ...body });
+
+  it('refuses a discovery document whose token, JWKS, userinfo, authorization or end-session URL is at a private address or not https (400), and makes nothing', async () => {
+    const tenant = await newTenant();
+    const cases: Record<string, string>[] = [
+      { token_endpoint: 'http://10.0.0.7/token' },
+      { token_endpoint: 'http://idp.example.com/token' },
+      { jwks_uri: 'https://169.254.169.254/latest/meta-data' },
+      { userinfo_endpoint: 'https://192.168.1.20/userinfo' },
+      { authorization_endpoint: 'https://[::1]/auth' },
+      { end_session_endpoint: 'https://10.1.2.3/logout' },
+    ];
+    try {
+      for (const endpoints of cases) {
+        issuer.advertiseEndpoints(endpoints);
+        const [field, url] = Object.entries(endpoints)[0]!;
+        const res = await create(tenant.id, { issuer: issuer.issuer });
+        expect({ url, status: res.status }).toEqual({ url, status: 400 });
+        expect(res.body.message).toContain(field);
+      }
+    } finally {
+      issuer.advertiseEndpoints(undefined);
+    }
+    expect((await request('GET', `/v1/tenants/${tenant.id}/sso-connections`)).body).toEqual({ items: [] });
+    expect(await create(tenant.id, { issuer: issuer.issuer })).toMatchObject({ status: 201 });
+  });
+
+  it('refuses an http issuer at a host SSO_ISSUER_ALLOWED_HOSTS does not name, and a refused issuer is told about SSO_ISSUER_ALLOWED_HOSTS, not the audit streams\' setting', async () => {
+    const tenant = await newTenant();
+    const plain = await create(tenant.id, { issuer: 'http://sso.example.com/realms/acme' }, strict);
+    expect(plain).toMatchObject({ status: 400, body: { message: expect.stringContaining('https') } });
+    for (const res of [await create(tenant.id, { issuer: issuer.issuer }, strict), await create(tenant.id, { issuer: 'https://10.0.0.8/realms/x' })]) {
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('SSO_ISSUER_ALLOWED_HOSTS');
+      expect(res.body.message).not.toContain('AUDIT_STREAM_ALLOWED_HOSTS');
+    }
+  });
+});
+
 describe('POST /v1/internal/idp/sso-sign-ins', () => {
   it("makes a user's first sign-in through the connection an active member with the tenant's default role, source sso; later ones leave it", async () => {
     const tenant = await newTenant();
+    const domain = await verifiedDomain(tenant.id);
     await request('POST', '/v1/roles', { slug: 'Helpdesk', name: 'Helpdesk', tenant_id: tenant.id });
     expect((await request('PATCH', `/v1/tenants/${tenant.id}`, { settings: { default_role: 'Helpdesk' } })).status).toBe(200);
-    const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's' })).body;
+    const created = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's', domains: [domain] })).body;
     await eventually(() => simulatedProvider(created.idp_alias), 10_000, 'the identity provider');
-    const userId = await addSimulatedUser(stack.service.orm, { email: `jane@${tenant.slug}.example` });
+    const userId = await addSimulatedUser(stack.service.orm, { email: `jane@${domain}` });
     // A user the provider does not have is no sign-in of its: nobody can be made a member by naming a user id.
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: 'not-a-user', idp_alias: created.idp_alias })).status).toBe(404);
-    const signIn = { user_id: userId, idp_alias: created.idp_alias, email: 'Jane@Acme.test', name: 'Jane Doe' };
+    const signIn = { user_id: userId, idp_alias: created.idp_alias, email: `Jane@${domain}`, name: 'Jane Doe' };
     const first = await request('POST', '/v1/internal/idp/sso-sign-ins', signIn);
-    expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: 'jane@acme.test', roles: ['Helpdesk'], status: 'active', source: 'sso' } });
+    expect(first).toMatchObject({ status: 201, body: { user_id: signIn.user_id, email: `jane@${domain}`, roles: ['Helpdesk'], status: 'active', source: 'sso' } });
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', signIn)).status).toBe(200);
     expect((await eventsOf(tenant.id, 'member.')).map((e) => [e.action, e.metadata.source])).toEqual([['member.added', 'sso']]);
     const claims = await request('POST', '/v1/internal/idp/claims', { user_id: signIn.user_id });
     expect(claims.body).toMatchObject({ tenant_id: tenant.id, org_roles: ['Helpdesk'], membership_status: 'active' });
     expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { ...signIn, idp_alias: 'sso-unknown' })).status).toBe(404);
+    expect(await eventsOf(tenant.id, 'sso.sign_in_refused')).toEqual([]);
+  });
+
+  it("refuses a sign-in whose account's e-mail is not at one of the connection's verified domains: 403, no member in either tenant, sso.sign_in_refused in the connection's tenant with its alias and the e-mail's domain only", async () => {
+    const a = await newTenant();
+    const aDomain = await verifiedDomain(a.id);
+    const b = await newTenant();
+    const bDomain = await verifiedDomain(b.id);
+    const connection = (await request('POST', `/v1/tenants/${a.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's', domains: [aDomain] })).body;
+    await eventually(() => simulatedProvider(connection.idp_alias), 10_000, 'the identity provider');
+    const victim = await addSimulatedUser(stack.service.orm, { email: `ceo@${bDomain}` });
+    const asserted = await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: victim, idp_alias: connection.idp_alias, email: `ceo@${bDomain}` });
+    expect(asserted).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    // The report's e-mail is not what is judged: the account's own is.
+    const disguised = await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: victim, idp_alias: connection.idp_alias, email: `ceo@${aDomain}` });
+    expect(disguised.status).toBe(403);
+    for (const tenant of [a, b]) expect((await request('GET', `/v1/tenants/${tenant.id}/members/${victim}`)).status).toBe(404);
+    const refused = await eventsOf(a.id, 'sso.sign_in_refused');
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toMatchObject({ target_id: connection.id, metadata: { idp_alias: connection.idp_alias, email_domain: bDomain, reason: 'domain_not_of_connection' } });
+    expect(JSON.stringify(refused)).not.toContain('ceo@');
+    expect(await eventsOf(a.id, 'member.')).toEqual([]);
+    expect(await eventsOf(b.id, 'member.')).toEqual([]);
+  });
+});
+
+describe('POST /v1/internal/idp/sso-sign-in-checks', () => {
+  const check = (body: Record<string, unknown>) => request('POST', '/v1/internal/idp/sso-sign-in-checks', body);
+
+  it("allows an e-mail at one of the connection's verified domains, and refuses (403, audited) another tenant's domain, a subdomain, no e-mail, a domain no longer verified and an inactive connection", async () => {
+    const a = await newTenant();
+    const [aDomain, lapsing] = [await verifiedDomain(a.id), await verifiedDomain(a.id)];
+    const b = await newTenant();
+    const bDomain = await verifiedDomain(b.id);
+    const connection = (await request('POST', `/v1/tenants/${a.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's', domains: [aDomain, lapsing] })).body;
+    expect(await check({ idp_alias: connection.idp_alias, email: `Jane@${aDomain.toUpperCase()}` })).toMatchObject({ status: 200, body: { allowed: true, email_domain: aDomain } });
+    expect(await check({ idp_alias: connection.idp_alias, email: `mallory@${bDomain}` })).toMatchObject({ status: 403 });
+    expect((await check({ idp_alias: connection.idp_alias, email: `mallory@sub.${aDomain}` })).status).toBe(403);
+    expect((await check({ idp_alias: connection.idp_alias })).status).toBe(403);
+    const [lapsed] = (await request('GET', `/v1/tenants/${a.id}/domains`)).body.items.filter((d: { domain: string }) => d.domain === lapsing);
+    await dns.setTxt(lapsed.verification.name, []);
+    expect((await request('POST', `/v1/domains/${lapsed.id}/verify`)).body.state).not.toBe('verified');
+    expect((await check({ idp_alias: connection.idp_alias, email: `jane@${lapsing}` })).status).toBe(403);
+    expect((await request('PATCH', `/v1/sso-connections/${connection.id}`, { state: 'inactive' })).status).toBe(200);
+    expect((await check({ idp_alias: connection.idp_alias, email: `jane@${aDomain}` })).status).toBe(403);
+    expect((await check({ idp_alias: 'sso-unknown', email: `jane@${aDomain}` })).status).toBe(404);
+    const reasons = (await eventsOf(a.id, 'sso.sign_in_refused')).map((e) => [e.metadata.reason, e.metadata.email_domain]);
+    expect(reasons).toEqual([
+      ['domain_not_of_connection', bDomain],
+      ['domain_not_of_connection', `sub.${aDomain}`],
+      ['no_email', null],
+      ['domain_not_verified', lapsing],
+      ['connection_inactive', aDomain],
+    ]);
+    expect(await eventsOf(b.id, 'sso.')).toEqual([]);
   });
 });
