@@ -10,7 +10,7 @@ import { listResponse, SCIM_GROUP_SCHEMA } from './scimDiscovery.ts';
 import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
 import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
-import { directoryActor, normalisedOperations } from './scimUsers.ts';
+import { directoryActor, normalisedOperations, patchRefused } from './scimUsers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFoundGroup = () => new ScimError(404, 'no such Group in this directory');
@@ -98,6 +98,18 @@ export async function replaceScimGroup(context: RegistryContext, directory: Dire
   return toScimGroup(group!, base);
 }
 
+const MEMBERS_PATH = /^\s*(urn:ietf:params:scim:schemas:core:2\.0:Group:)?members\s*$/i;
+
+/**
+ * A member is known by its value alone: the members an operation on `members` lists are read as their values, so a
+ * remove of a list (Entra ID's, each with `$ref: null`; `scim-patch` removes only equal objects) removes those members.
+ */
+function membersByValue(operation: unknown): unknown {
+  const op = operation as { path?: unknown; value?: unknown };
+  if (typeof op.path !== 'string' || !MEMBERS_PATH.test(op.path) || !Array.isArray(op.value)) return operation;
+  return { ...op, path: 'members', value: op.value.map((member) => (typeof member === 'object' && member !== null ? { value: (member as { value?: unknown }).value } : member)) };
+}
+
 /** PATCH of a Group: members added and removed (`members[value eq "…"]` too), displayName replaced, by `scim-patch`. */
 export async function patchScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
@@ -107,9 +119,9 @@ export async function patchScimGroup(context: RegistryContext, directory: Direct
     let patched: unknown;
     try {
       const current = { schemas: [SCIM_GROUP_SCHEMA], displayName: before.displayName, ...(before.externalId ? { externalId: before.externalId } : {}), members: before.members.map((value) => ({ value })), meta: { resourceType: 'Group' } };
-      patched = scimPatch(current as never, normalisedOperations(operations) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
+      patched = scimPatch(current as never, normalisedOperations(operations).map(membersByValue) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
     } catch (error) {
-      throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+      throw patchRefused(error);
     }
     const after = { ...before, ...scimGroupInput(patched), updatedAt: now };
     return { group: after, event: groupEvent('directory.group_updated', directory, after) };
