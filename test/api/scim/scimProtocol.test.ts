@@ -77,3 +77,33 @@ describe('SCIM paging (RFC 7644 §3.4.2.4)', () => {
     expectScimAnswer(await scim('GET', '/Users?count=many'), 400);
   });
 });
+
+describe('SCIM PATCH remove (RFC 7644 §3.5.2.2)', () => {
+  it('with a path removes the attribute; with a value filter removes the values it selects; without a path is 400 noTarget', async () => {
+    const { scim, tenant } = await newScimDirectory(stack, 'remove');
+    const userName = `rm@${tenant.slug}.example`;
+    const id = (
+      await scim('POST', '/Users', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName,
+        displayName: 'Removable',
+        name: { givenName: 'Re', familyName: 'Move' },
+        emails: [{ value: userName, type: 'work', primary: true }, { value: `home-${userName}`, type: 'home' }],
+      })
+    ).body.id as string;
+    const patch = (operations: unknown[]) => scim('PATCH', `/Users/${id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations });
+    const removed = await patch([{ op: 'remove', path: 'displayName' }, { op: 'remove', path: 'name.givenName' }, { op: 'remove', path: 'emails[type eq "home"]' }]);
+    expectScimAnswer(removed, 200);
+    expect(removed.body.displayName).toBeUndefined();
+    expect(removed.body.name).toEqual({ familyName: 'Move' });
+    expect(removed.body.emails).toEqual([{ value: userName, type: 'work', primary: true }]);
+    expect((await scim('GET', `/Users/${id}`)).body.displayName).toBeUndefined();
+    const noPath = await patch([{ op: 'remove' }]);
+    expectScimAnswer(noPath, 400);
+    expect(noPath.body).toMatchObject({ status: '400', scimType: 'noTarget' });
+    const group = (await scim('POST', '/Groups', { displayName: 'Removals', members: [{ value: id }] })).body.id as string;
+    const noGroupPath = await scim('PATCH', `/Groups/${group}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'remove', value: [{ value: id }] }] });
+    expect(noGroupPath.body).toMatchObject({ status: '400', scimType: 'noTarget' });
+    expect((await scim('GET', `/Groups/${group}`)).body.members).toEqual([expect.objectContaining({ value: id })]);
+  });
+});
