@@ -23,8 +23,11 @@ export function scimGroupInput(body: unknown): { displayName: string; externalId
   if (typeof input.displayName !== 'string' || input.displayName.trim() === '' || input.displayName.length > 255) throw invalid('displayName is required (1 to 255 characters)');
   if (input.members !== undefined && input.members !== null && !Array.isArray(input.members)) throw invalid('members must be a list');
   const members = ((input.members as { value?: unknown }[] | undefined) ?? []).map((m) => m?.value);
-  if (members.some((value) => typeof value !== 'string' || !UUID.test(value))) throw invalid("members' values must be ids of this directory's users");
-  return { displayName: input.displayName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, members: [...new Set(members as string[])].sort() };
+  if (members.some((value) => typeof value !== 'string')) throw invalid("each member's value must be the id of one of this directory's users");
+  // A value that is not an id this endpoint gives names no user, and no one gets a role by it: it is not kept, and the
+  // answer lists the members that are (RFC 7643 §2.3.7 leaves referential integrity to the service provider).
+  const ids = (members as string[]).filter((value) => UUID.test(value));
+  return { displayName: input.displayName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, members: [...new Set(ids)].sort() };
 }
 
 export function toScimGroup(group: DirectoryGroupRecord, base: string): Record<string, unknown> {

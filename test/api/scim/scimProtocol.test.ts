@@ -107,3 +107,18 @@ describe('SCIM PATCH remove (RFC 7644 §3.5.2.2)', () => {
     expect((await scim('GET', `/Groups/${group}`)).body.members).toEqual([expect.objectContaining({ value: id })]);
   });
 });
+
+describe('SCIM group members that name no user', () => {
+  it('a member value that is not an id this endpoint gives is not kept: 200 with the members kept; a member without a string value is 400', async () => {
+    const { scim, tenant } = await newScimDirectory(stack, 'members');
+    const user = (await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `m@${tenant.slug}.example` })).body.id as string;
+    const group = await scim('POST', '/Groups', { displayName: 'Named', members: [{ value: user }, { value: 'fake-member-id' }] });
+    expectScimAnswer(group, 201);
+    expect(group.body.members).toEqual([expect.objectContaining({ value: user })]);
+    const added = await scim('PATCH', `/Groups/${group.body.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'add', path: 'members', value: [{ value: 'fake-member-id' }] }] });
+    expectScimAnswer(added, 200);
+    expect(added.body.members).toEqual([expect.objectContaining({ value: user })]);
+    expectScimAnswer(await scim('POST', '/Groups', { displayName: 'Valueless', members: [{ display: 'no value' }] }), 400);
+    expectScimAnswer(await scim('POST', '/Groups', { displayName: 'Numbered', members: [{ value: 7 }] }), 400);
+  });
+});
