@@ -22,6 +22,7 @@ const CODE_OF_STATUS: Record<number, string> = {
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   429: 'rate_limited',
   501: 'not_implemented',

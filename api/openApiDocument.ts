@@ -2,14 +2,24 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import type { AnyRoute } from './routing/routeDefinition.ts';
 import { ADMIN_SCOPE, SCOPES } from './auth/scopes.ts';
 import { ErrorBody } from '../domain/schemas/common.ts';
+import { MAX_HEADER_BYTES } from '../platform/httpServer.ts';
+import { MAX_URI_BYTES } from './middleware/uriLimit.ts';
 
-/** The answers the service's configuration adds to an operation: refusals of authentication and rate limits. */
+/**
+ * The answers the service adds to an operation whatever it is: the HTTP server's refusals of an over-long request,
+ * a body's size and type, refusals of authentication and rate limits, each in the operation's error body.
+ */
 function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boolean; rateLimited?: boolean }): AnyRoute['responses'] {
-  const added: AnyRoute['responses'] = {};
+  const errorBody = route.errorBody ?? ErrorBody;
+  const added: AnyRoute['responses'] = {
+    414: { description: `the request target (path and query) exceeds ${MAX_URI_BYTES} bytes`, schema: errorBody },
+    // Node's HTTP server answers it, without a body, before any route runs.
+    431: { description: `the request line and headers exceed ${MAX_HEADER_BYTES} bytes` },
+  };
   // Every operation that reads a body checks its size and type before anything else.
   if (route.body) {
-    added[413] = { description: 'the body exceeds BODY_LIMIT_BYTES', schema: ErrorBody };
-    added[415] = { description: 'the body is not application/json', schema: ErrorBody };
+    added[413] = { description: 'the body exceeds BODY_LIMIT_BYTES', schema: errorBody };
+    added[415] = { description: 'the body is not application/json (or another +json type)', schema: errorBody };
   }
   if (route.access === 'public') return added;
   if (options.authEnabled) {
@@ -59,7 +69,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
         ...(body
-          ? { body: { required: route.bodyRequired !== false, content: { 'application/json': { schema: body } } } }
+          ? { body: { required: route.bodyRequired !== false, content: Object.fromEntries([...new Set([route.mediaType ?? 'application/json', 'application/json'])].map((type) => [type, { schema: body }])) } }
           : {}),
       },
       responses: Object.fromEntries(
@@ -67,7 +77,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
           status,
           {
             description: r.description,
-            ...(r.schema ? { content: Object.fromEntries((r.contentTypes ?? ['application/json']).map((type) => [type, { schema: r.schema! }])) } : {}),
+            ...(r.schema ? { content: Object.fromEntries((r.contentTypes ?? [route.mediaType ?? 'application/json']).map((type) => [type, { schema: r.schema! }])) } : {}),
             ...(r.links ? { links: r.links } : {}),
           },
         ]),

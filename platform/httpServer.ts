@@ -16,8 +16,14 @@ export function listenerOf(handler: (req: IncomingMessage, res: ServerResponse) 
   return (req, res) => void handler(req, res);
 }
 
+/**
+ * The most a request's head (request line and headers) may be; Node answers 431 above it. Above Node's default
+ * (16 KiB) so the request target's own limit (api/middleware/uriLimit.ts) answers an over-long URI first, with 414.
+ */
+export const MAX_HEADER_BYTES = 48 * 1024;
+
 export async function listen(handler: RequestListener, port: number, host: string): Promise<RunningHttpServer> {
-  const server = createServer(handler);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

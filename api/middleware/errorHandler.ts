@@ -1,11 +1,17 @@
 import { STATUS_CODES } from 'node:http';
-import type { Middleware } from 'koa';
-import { ScimError, scimErrorBody } from '../../domain/directories/scimError.ts';
+import type { Context, Middleware } from 'koa';
+import { SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from '../../domain/directories/scimError.ts';
 import { errorBodyOfStatus, errorResponse, type ErrorResponse } from '../errorResponse.ts';
 
-/** The body of a failure: the registry's Error body, or beneath the SCIM endpoint RFC 7644's. */
-const bodyOf = (scim: boolean, response: Pick<ErrorResponse, 'status' | 'body' | 'scimType'>) =>
-  scim ? scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {})) : response.body;
+/** The body of a failure: the registry's Error body, or beneath the SCIM endpoint RFC 7644's, as application/scim+json (§8.1). */
+function answerFailure(ctx: Context, scim: boolean, response: Pick<ErrorResponse, 'status' | 'body' | 'scimType'>): void {
+  if (!scim) {
+    ctx.body = response.body;
+    return;
+  }
+  ctx.body = scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {}));
+  ctx.set('Content-Type', SCIM_CONTENT_TYPE);
+}
 
 /**
  * Outermost handler: every non-2xx answer carries the Error body, including unknown routes. Beneath `scimPrefix`
@@ -22,7 +28,7 @@ export function errorHandler(options: { scimPrefix?: string } = {}): Middleware 
       if (ctx.status >= 400 && ctx.body == null) {
         const status = ctx.status;
         const message = status === 404 ? `no route for ${ctx.method} ${ctx.path}` : `${STATUS_CODES[status] ?? 'error'}: ${ctx.method} ${ctx.path}`;
-        ctx.body = bodyOf(scimOf(ctx.path), { status, body: errorBodyOfStatus(status, message) });
+        answerFailure(ctx, scimOf(ctx.path), { status, body: errorBodyOfStatus(status, message) });
         ctx.status = status;
       }
     } catch (error) {
@@ -35,7 +41,7 @@ export function errorHandler(options: { scimPrefix?: string } = {}): Middleware 
       const allow = (error as { headers?: Record<string, string> })?.headers?.Allow;
       ctx.status = response.status;
       const scim = scimOf(ctx.path);
-      ctx.body = bodyOf(scim, response);
+      answerFailure(ctx, scim, response);
       if (allow) ctx.set('Allow', allow);
       if (scim && response.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
     }

@@ -31,6 +31,7 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
   const scoped = authConfig.enabled && (authConfig.requireScopes || route.access === ADMIN_SCOPE);
   const needed = scoped && route.access !== 'public' ? route.access : undefined;
   const template = route.path;
+  const contentType = route.mediaType ? `${route.mediaType}; charset=utf-8` : JSON_CONTENT_TYPE;
   return async (ctx) => {
     // The route template, for metrics and traces: never the raw path, which carries ids.
     ctx.state.route = template;
@@ -61,9 +62,13 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
     if (response.headers) ctx.set(response.headers);
     if (response.jsonText !== undefined) {
       // What `ctx.type = 'application/json'` sets, without its look-up in the MIME table on every answer.
-      ctx.set('Content-Type', JSON_CONTENT_TYPE);
+      ctx.set('Content-Type', contentType);
       ctx.body = response.jsonText;
-    } else if (response.body !== undefined) ctx.body = response.body;
+    } else if (response.body !== undefined) {
+      // Koa keeps a Content-Type set before the body when it names JSON.
+      if (route.mediaType) ctx.set('Content-Type', contentType);
+      ctx.body = response.body;
+    }
   };
 }
 

@@ -56,7 +56,14 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   bodyRequired?: boolean;
   /** Documents a body the handler reads itself (the verify endpoint must never answer 4xx). */
   requestBodyForDocs?: z.ZodType;
-  /** `contentTypes`: the media types of the body when it is not JSON (default application/json). */
+  /**
+   * The JSON media type of the operation's bodies, its answers and refusals alike (default application/json): SCIM's
+   * are application/scim+json (RFC 7644 §8.1). A body it takes may also come as application/json.
+   */
+  mediaType?: string;
+  /** The body of the refusals the service answers before the handler runs (default the registry's Error body). */
+  errorBody?: z.ZodType;
+  /** `contentTypes`: the media types of the body when it is not JSON (default: the operation's mediaType). */
   responses: Record<number, { description: string; schema?: z.ZodType; contentTypes?: string[]; links?: Record<string, ResponseLink> }>;
   /** Marks operations that SPEC.md does not list (documented as additions). */
   extension?: boolean;

@@ -1,3 +1,7 @@
+/** SCIM's media type (RFC 7644 §8.1): of every answer of the endpoint, its errors included. */
+export const SCIM_MEDIA_TYPE = 'application/scim+json';
+export const SCIM_CONTENT_TYPE = `${SCIM_MEDIA_TYPE}; charset=utf-8`;
+
 /** The SCIM error body's schema (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 

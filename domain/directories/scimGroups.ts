@@ -10,7 +10,7 @@ import { listResponse, SCIM_GROUP_SCHEMA } from './scimDiscovery.ts';
 import { selectScimAttributes, type ScimAttributeSelection } from './scimAttributeSelection.ts';
 import type { ScimListRequest } from './scimListRequest.ts';
 import { ScimError } from './scimError.ts';
-import { directoryActor, normalisedOperations } from './scimUsers.ts';
+import { directoryActor, normalisedOperations, patchRefused } from './scimUsers.ts';
 import { checkScimPatchPaths, checkScimResourceKeys } from './scimPatchPaths.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,8 +24,11 @@ export function scimGroupInput(body: unknown): { displayName: string; externalId
   if (typeof input.displayName !== 'string' || input.displayName.trim() === '' || input.displayName.length > 255) throw invalid('displayName is required (1 to 255 characters)');
   if (input.members !== undefined && input.members !== null && !Array.isArray(input.members)) throw invalid('members must be a list');
   const members = ((input.members as { value?: unknown }[] | undefined) ?? []).map((m) => m?.value);
-  if (members.some((value) => typeof value !== 'string' || !UUID.test(value))) throw invalid("members' values must be ids of this directory's users");
-  return { displayName: input.displayName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, members: [...new Set(members as string[])].sort() };
+  if (members.some((value) => typeof value !== 'string')) throw invalid("each member's value must be the id of one of this directory's users");
+  // A value that is not an id this endpoint gives names no user, and no one gets a role by it: it is not kept, and the
+  // answer lists the members that are (RFC 7643 §2.3.7 leaves referential integrity to the service provider).
+  const ids = (members as string[]).filter((value) => UUID.test(value));
+  return { displayName: input.displayName.trim(), externalId: typeof input.externalId === 'string' ? input.externalId : null, members: [...new Set(ids)].sort() };
 }
 
 export function toScimGroup(group: DirectoryGroupRecord, base: string): Record<string, unknown> {
@@ -101,6 +104,18 @@ export async function replaceScimGroup(context: RegistryContext, directory: Dire
   return toScimGroup(group!, base);
 }
 
+const MEMBERS_PATH = /^\s*(urn:ietf:params:scim:schemas:core:2\.0:Group:)?members\s*$/i;
+
+/**
+ * A member is known by its value alone: the members an operation on `members` lists are read as their values, so a
+ * remove of a list (Entra ID's, each with `$ref: null`; `scim-patch` removes only equal objects) removes those members.
+ */
+function membersByValue(operation: unknown): unknown {
+  const op = operation as { path?: unknown; value?: unknown };
+  if (typeof op.path !== 'string' || !MEMBERS_PATH.test(op.path) || !Array.isArray(op.value)) return operation;
+  return { ...op, path: 'members', value: op.value.map((member) => (typeof member === 'object' && member !== null ? { value: (member as { value?: unknown }).value } : member)) };
+}
+
 /** PATCH of a Group: members added and removed (`members[value eq "…"]` too), displayName replaced, by `scim-patch`. */
 export async function patchScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
@@ -112,9 +127,9 @@ export async function patchScimGroup(context: RegistryContext, directory: Direct
     let patched: unknown;
     try {
       const current = { schemas: [SCIM_GROUP_SCHEMA], displayName: before.displayName, ...(before.externalId ? { externalId: before.externalId } : {}), members: before.members.map((value) => ({ value })), meta: { resourceType: 'Group' } };
-      patched = scimPatch(current as never, normalised as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
+      patched = scimPatch(current as never, normalised.map(membersByValue) as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true });
     } catch (error) {
-      throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+      throw patchRefused(error);
     }
     const after = { ...before, ...scimGroupInput(patched), updatedAt: now };
     return { group: after, event: groupEvent('directory.group_updated', directory, after) };

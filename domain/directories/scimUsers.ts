@@ -139,7 +139,7 @@ function patchedInput(before: DirectoryUserRecord, operations: unknown[]): ScimU
     const current = { schemas: [SCIM_USER_SCHEMA], ...before.resource, userName: before.userName, ...(before.resource.active !== undefined ? { active: before.active } : {}), ...(before.externalId ? { externalId: before.externalId } : {}), meta: { resourceType: 'User' } };
     patched = scimPatch(current as never, operations as ScimPatchOperation[], { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
   } catch (error) {
-    throw new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: 'invalidValue' });
+    throw patchRefused(error);
   }
   return scimUserInput(patched);
 }
@@ -163,6 +163,10 @@ export async function patchScimUser(context: RegistryContext, directory: Directo
   });
   return answered(context, user, base);
 }
+
+/** A PATCH `scim-patch` cannot apply: 400 with the scimType it names (noTarget for a remove without path, §3.5.2.2). */
+export const patchRefused = (error: unknown) =>
+  new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: (error as { scimCode?: string }).scimCode ?? 'invalidValue' });
 
 /** Entra ID writes `op` capitalised ("Replace") and booleans as strings ("False"): read as RFC 7644 has them. */
 export function normalisedOperations(operations: unknown[]): unknown[] {

@@ -1,6 +1,6 @@
 import { scimListRequestOfQuery, scimSearchRequest, scimSelectionOfQuery } from '../../../domain/directories/scimListRequest.ts';
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from '../../../domain/directories/scimGroups.ts';
-import { ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
+import { created, ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListGroupsRoute = scimRoute({
   method: 'get',
@@ -38,7 +38,7 @@ export const scimCreateGroupRoute = scimRoute({
   operationId: 'scimCreateGroup',
   summary: "a new group (409 uniqueness for a displayName the directory has); its members get the roles the directory's group_roles map its name to",
   body: true,
-  handler: async ({ body }, { directory, base, scope }) => ({ status: 201, body: await createScimGroup(scope.deps, directory, body, base) }),
+  handler: async ({ body }, { directory, base, scope }) => created(await createScimGroup(scope.deps, directory, body, base)),
 });
 
 export const scimReplaceGroupRoute = scimRoute({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { authenticateDirectory } from '../../../domain/directories/authenticateDirectory.ts';
 import type { DirectoryRecord } from '../../../domain/directories/directoryRecord.ts';
-import { queryInteger, Uuid } from '../../../domain/schemas/common.ts';
+import { SCIM_MEDIA_TYPE } from '../../../domain/directories/scimError.ts';
+import { Uuid } from '../../../domain/schemas/common.ts';
 import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/routeDefinition.ts';
 import { publicBaseUrl } from '../directories/publicBaseUrl.ts';
 
@@ -16,11 +17,17 @@ export const ScimResourceQuery = z.object({
   attributes: z.string().max(1000).optional(),
   excludedAttributes: z.string().max(1000).optional(),
 });
-/** A SCIM list's query (RFC 7644 §3.4.2): a filter, 1-based paging (a count above 200 is cut to 200), attributes. */
+/** A whole number of a SCIM query, negative ones included: RFC 7644 §3.4.2.4 says how each is read, none is refused. */
+const scimQueryInteger = (description: string) =>
+  z
+    .preprocess((value) => (typeof value === 'string' && /^-?\d{1,10}$/.test(value) ? Number(value) : value), z.int().min(-1_000_000_000).max(1_000_000_000))
+    .meta({ description });
+
+/** A SCIM list's query (RFC 7644 §3.4.2): a filter, 1-based paging, attributes. */
 export const ScimListQuery = ScimResourceQuery.extend({
   filter: z.string().max(1000).optional(),
-  startIndex: queryInteger(1, 1_000_000_000).optional(),
-  count: queryInteger(0, 1_000_000_000).optional(),
+  startIndex: scimQueryInteger('the 1-based index of the first result; a value below 1 is read as 1').optional(),
+  count: scimQueryInteger('the most results the page holds: a negative value is read as 0 (no results, totalResults still answered), one above 200 as 200').optional(),
 });
 
 /** A SCIM request's body: read as RFC 7643 says by the handler, so its refusals are SCIM's. */
@@ -28,6 +35,13 @@ export const ScimRequestBody = z.record(z.string(), z.unknown()).meta({ id: 'Sci
 
 /** A SCIM answer: any JSON the SCIM resource says, with its status. */
 export const ScimBody = z.record(z.string(), z.unknown()).meta({ id: 'ScimResponse', description: 'an RFC 7643/7644 resource, list or error' });
+
+/** A 201 of a resource made: its Location is its meta.location, the URI it is read at (RFC 7644 §3.3). */
+export const created = (resource: Record<string, unknown>): RouteResponse => ({
+  status: 201,
+  body: resource,
+  headers: { Location: (resource.meta as { location: string }).location },
+});
 
 /** What a SCIM handler runs with: the directory its token opened, and the directory's SCIM base URL. */
 export interface ScimScope {
@@ -58,12 +72,14 @@ export function scimRoute<Q extends z.ZodObject<z.ZodRawShape>>(definition: {
     summary: `SCIM 2.0 (the directory's bearer token): ${definition.summary}`,
     tags: ['scim'],
     extension: true,
+    mediaType: SCIM_MEDIA_TYPE,
+    errorBody: ScimBody,
     params: definition.path.includes('{uid}') ? ScimResourceParams : ScimDirectoryParams,
     ...(definition.query ? { query: definition.query } : {}),
     ...(definition.body ? { body: ScimRequestBody, bodyRequired: true } : {}),
     responses: {
       200: { description: 'the SCIM answer', schema: ScimBody },
-      201: { description: 'the SCIM resource made', schema: ScimBody },
+      201: { description: 'the SCIM resource made; Location names its URI (RFC 7644 §3.3)', schema: ScimBody },
       204: { description: 'deleted' },
       404: { description: 'no such resource in this directory (SCIM error body)', schema: ScimBody },
       409: { description: 'a userName another user of the directory has, an account the tenant does not govern (uniqueness), or the tenant past SCIM_USERS_PER_TENANT_LIMIT (limit_reached) (SCIM error body)', schema: ScimBody },

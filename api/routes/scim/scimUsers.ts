@@ -1,6 +1,6 @@
 import { scimListRequestOfQuery, scimSearchRequest, scimSelectionOfQuery } from '../../../domain/directories/scimListRequest.ts';
 import { createScimUser, deleteScimUser, getScimUser, listScimUsersJson, patchScimUser, replaceScimUser } from '../../../domain/directories/scimUsers.ts';
-import { ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
+import { created, ScimListQuery, ScimResourceQuery, scimRoute } from './scimRoute.ts';
 
 export const scimListUsersRoute = scimRoute({
   method: 'get',
@@ -38,7 +38,7 @@ export const scimCreateUserRoute = scimRoute({
   operationId: 'scimCreateUser',
   summary: 'a new user (409 uniqueness for a userName the directory has); the tenant\'s actor makes it a provider user and an active member',
   body: true,
-  handler: async ({ body }, { directory, base, scope }) => ({ status: 201, body: await createScimUser(scope.deps, directory, body, base) }),
+  handler: async ({ body }, { directory, base, scope }) => created(await createScimUser(scope.deps, directory, body, base)),
 });
 
 export const scimReplaceUserRoute = scimRoute({
