@@ -14,13 +14,22 @@ const PATH = /^(?:(urn:[^[\]]+):)?([A-Za-z$][\w$-]*)(?:\.([A-Za-z$][\w$-]*))?(?:
 /** The attribute names a value filter compares (`type eq "work" and primary pr`). */
 const FILTER_ATTRIBUTE = /([A-Za-z$][\w$.-]*)\s+(?:eq|ne|co|sw|ew|gt|ge|lt|le|pr)\b/gi;
 
+const named = (attributes: readonly SchemaAttribute[] | undefined, name: string) => attributes?.find((a) => a.name.toLowerCase() === name.toLowerCase());
+
+/** RFC 7643 §3.1's attributes of every resource, which no resource schema lists: Okta's rename PATCH carries `id`. */
+const COMMON_ATTRIBUTES: SchemaAttribute[] = [
+  { name: 'id' },
+  { name: 'externalId' },
+  { name: 'meta', subAttributes: ['resourceType', 'created', 'lastModified', 'location', 'version'].map((name) => ({ name })) },
+];
+
 function attributesOf(schemaId: string): SchemaAttribute[] {
   const schema = schemas('').find((s) => s.id === schemaId);
   if (!schema) throw new Error(`no SCIM schema ${schemaId}`);
-  return schema.attributes as SchemaAttribute[];
+  const own = schema.attributes as SchemaAttribute[];
+  return [...own, ...COMMON_ATTRIBUTES.filter((common) => !named(own, common.name))];
 }
 
-const named = (attributes: readonly SchemaAttribute[] | undefined, name: string) => attributes?.find((a) => a.name.toLowerCase() === name.toLowerCase());
 
 /** Refuses a path that goes through a prototype's name or names no attribute (or sub-attribute) of the schema. */
 function checkPath(path: string, schemaId: string, attributes: readonly SchemaAttribute[]): void {

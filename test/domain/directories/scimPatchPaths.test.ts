@@ -21,6 +21,12 @@ describe('checkScimPatchPaths: a PATCH names only attributes of the schema, neve
     expect(refusal([{ op: 'remove', path: 'members[value eq "00000000-0000-4000-8000-000000000001"]' }], SCIM_GROUP_SCHEMA)).toBeUndefined();
   });
 
+  it("every resource's common attributes (RFC 7643 §3.1) pass: Okta's rename of a group carries its id", () => {
+    expect(refusal([{ op: 'replace', value: { id: '00000000-0000-4000-8000-000000000001', displayName: 'Renamed' } }], SCIM_GROUP_SCHEMA)).toBeUndefined();
+    expect(refusal([{ op: 'replace', path: 'externalId', value: 'x' }], SCIM_GROUP_SCHEMA)).toBeUndefined();
+    expect(refusal([{ op: 'replace', path: 'meta.nope', value: 'x' }])).toBe('invalidPath');
+  });
+
   it.each(['__proto__.roles', 'toString.x', 'constructor.prototype.x', 'prototype.x', 'name.__proto__', 'emails[constructor eq "x"].value', 'nickName', 'name.nope', `${SCIM_GROUP_SCHEMA}:displayName`])('%s is invalidPath', (path) => {
     expect(refusal([{ op: 'add', path, value: 'x' }])).toBe('invalidPath');
   });

@@ -72,7 +72,7 @@ describe('provisioning through the tenant actor', () => {
     const { email, body } = await createTenant();
     const page = await fetch(body.invite_url);
     expect(page.status).toBe(200);
-    expect(await page.json()).toEqual({ email, required_actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'], actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'] });
+    expect(await page.json()).toEqual({ email, asks: 'set_password', required_actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'], actions: ['VERIFY_EMAIL', 'UPDATE_PASSWORD'] });
     const forged = await fetch(body.invite_url.replace(/key=.*/, 'key=forged'));
     expect(forged.status).toBe(404);
   });
