@@ -13,7 +13,7 @@ interface Reply {
   error?: { message: string };
 }
 
-/** Sampling every 250 µs: a 4 s profile of a path at a few thousand requests a second has ~16,000 samples. */
+/** Sampling every 250 µs: a profile of a few seconds then holds samples enough to rank a busy path's functions. */
 const SAMPLING_INTERVAL_US = 250;
 
 export class InspectorProfiler {

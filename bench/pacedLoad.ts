@@ -6,7 +6,7 @@ import { summarizeLatencies, type LoadOptions, type LoadResult } from './load.ts
  * earlier ones. (autocannon's overallRate lets each connection send its share of a second as fast as it can at the
  * start of that second, which measures the queueing of a burst rather than the latency at the rate.) Latency counts
  * from when a request was due, so waiting for one of the `connections` keep-alive sockets is part of it. undici's
- * pool, because the generator shares the machine with the service: node:http's client costs about twice as much.
+ * pool, because the generator shares the machine with the service: node:http's client costs it more CPU a request.
  */
 export async function drivePaced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
   const { rate, requests, nextRequest, check } = options;
@@ -33,7 +33,7 @@ export async function drivePaced(options: LoadOptions & { rate: number }): Promi
     });
 
   // Every socket opened, and a first answer read on it, before the clock starts: a fresh pool's connects otherwise
-  // delayed the first ~0.2 s of requests by tens of milliseconds, which is the p99 of a 5 s run.
+  // delay the first requests, and in a short run those delays are its p99.
   await Promise.all(Array.from({ length: options.connections }, () => pool.request({ path: '/healthz', method: 'GET' }).then((res) => res.body.dump())));
   const started = performance.now();
   await new Promise<void>((allSent) => {

@@ -28,7 +28,7 @@ export function startNode(
 ): Child {
   // A service's log lines (LOG_LEVEL=info, as it runs) go straight to a file: the bench process, which is also the
   // load generator, never handles them, so they cost the service what they cost in production and nothing more.
-  // A run's first start of a log empties it: a reused data directory kept every earlier run's lines (gigabytes).
+  // A run's first start of a log empties it: a reused data directory kept every earlier run's lines, without bound.
   const stdout = options.stdoutFile ? openSync(options.stdoutFile, logsOfThisRun.has(options.stdoutFile) ? 'a' : 'w') : 'pipe';
   if (options.stdoutFile) logsOfThisRun.add(options.stdoutFile);
   const child = spawn(process.execPath, [resolve(projectRoot, script)], {

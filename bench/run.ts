@@ -8,10 +8,10 @@
  * bare Koa app, and PASS/MISS per target. Progress goes to stderr, the table to stdout.
  *
  * The bench process is the load generator, started by `npm run bench` with a 1 MB young generation: with V8's default
- * its scavenges paused it 22-38 ms every ~3 s during paced rows, the p99 of a 10 s row at 1,000/s (docs/performance.md).
+ * its own scavenges paused it long enough to become the p99 of a paced row (docs/performance.md).
  *
- *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events), ~8 minutes on 2 cores
- *   npm run bench -- --quick    tiny volumes and 1 s runs: a smoke test of the whole harness (< 1 minute)
+ *   npm run bench               full volumes (10k tenants, 100k keys, 1M audit events)
+ *   npm run bench -- --quick    tiny volumes and 1 s runs: a smoke test of the whole harness
  *   --only <word>[|<word>…]     run only the scenarios whose name contains one of the words (the baseline always runs)
  *   --reuse                     keep the database of the previous run of this mode instead of seeding again
  *   --connections <n>           connections for the HTTP hot paths (default 64)
@@ -88,7 +88,7 @@ const CREATE_CONNECTIONS = 16;
 const ROTATION_ROW = 'API key rotation';
 /** Seconds of load under the profiler after a row (`--row-profiles`). */
 const PROFILE_SECONDS = quick ? 1 : 4;
-/** Never-rotated keys made for the rotation row: three times what its warm-up and run used at the fastest rate seen (467/s). */
+/** Never-rotated keys made for the rotation row: well above what its warm-up and run use, so no run rotates a key twice. */
 const ROTATABLE_KEYS = quick ? 2_000 : 20_000;
 /** Members of the tenant whose first page the members row reads (issue 34: a tenant of 500 members). */
 const TENANT_MEMBERS = 500;
@@ -280,8 +280,8 @@ async function main(): Promise<void> {
     return { ...result, rss: baselineRss.stop() };
   };
   /**
-   * Issue 40: the floors drift 20-80 % within a run here, so a row's ratio is to the mean of its own floor measured
-   * right before and right after it. Consecutive rows of one floor share the run between them.
+   * Issue 40: the floors drift within a run on shared machines, so a row's ratio is to the mean of its own floor
+   * measured right before and right after it. Consecutive rows of one floor share the run between them.
    */
   let lastFloor: { floor: Floor; result: Measured } | undefined;
   const floorBefore = async (floor: Floor) => (lastFloor?.floor === floor ? lastFloor.result : runFloor(floor));
@@ -355,8 +355,8 @@ async function main(): Promise<void> {
   // configuration: metrics off, metrics on (the ratio of the two is issue #17's target), and rate limits on with a
   // budget no load reaches (the limiter runs on every request, never refuses). All are started and warmed first, then
   // measured in rounds whose order mirrors (off, on, limited, then limited, on, off, twice), each row the mean of its
-  // rounds: the machine's drift over the minute (the bare Koa floor moves 10-20 % within a run here) then weighs on
-  // every configuration alike instead of on whichever ran last.
+  // rounds: the machine's drift over the minute (the bare Koa floor moves within a run) then weighs on every
+  // configuration alike instead of on whichever ran last.
   const verifyScenario = scenarios.find((s) => s.name === 'verify, valid key')!;
   const variants = (
     [
@@ -405,8 +405,8 @@ async function main(): Promise<void> {
     if (verifyScenario.warmup > 0) await drive({ ...load, durationSeconds: verifyScenario.warmup });
     started.push({ name: variant.name, api, load, rounds: [] });
   }
-  // Four rounds, not two: with two, the metrics verdict swung 0.90-1.0x at a slow hour while the machine moved the
-  // same configuration 35 % between its rounds (docs/performance.md).
+  // Four rounds, not two: with two, the machine's drift between rounds was larger than the difference the metrics
+  // verdict judges, and the verdict swung with the hour (docs/performance.md).
   const VARIANT_ROUNDS = quick ? 2 : 4;
   const variantFloorBefore = started.length > 0 ? await floorBefore('json') : undefined;
   for (let round = 1; round <= VARIANT_ROUNDS; round += 1) {

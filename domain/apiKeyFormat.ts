@@ -43,7 +43,7 @@ export function parseApiKey(candidate: string): ParsedApiKey | null {
   return { prefix: `${API_KEY_TAG}_${match[1]}`, plaintext: candidate };
 }
 
-/** The key's SHA-256 as stored (one-shot crypto.hash: a third cheaper than a createHash object). */
+/** The key's SHA-256 as stored (one-shot crypto.hash: cheaper than a createHash object, which it does not make). */
 export const hashApiKey = (plaintext: string): Buffer => hash('sha256', plaintext, 'buffer');
 
 /** Whether the plaintext is the key whose hash is stored (verify's check, on every call: no Buffer made). */

@@ -1,9 +1,9 @@
 /**
  * Timestamps as the API writes them: ISO 8601 in UTC to the millisecond, exactly what Date#toISOString gives.
  *
- * Why not Date#toISOString itself (issue #19): V8 formats it in its runtime through snprintf, ~0.6 µs a call here,
- * and a page of 50 tenants formats up to 150 of them; `perf record` of the API under the API keys list put V8's date
- * formatting at ~4 % of the process. This does the same arithmetic in JavaScript (~0.2–0.3 µs).
+ * Why not Date#toISOString itself (issue #19): V8 formats it in its runtime through snprintf, and a page of 50
+ * tenants formats up to 150 of them; a profile of the API under the API keys list showed V8's date formatting among
+ * its costs. This does the same arithmetic in JavaScript, for less (docs/performance.md).
  */
 
 const MS_PER_DAY = 86_400_000;

@@ -4,8 +4,8 @@ export const KEPT_AS_TEXT_AT_MOST = 2_048;
 /**
  * A whole JSON answer in the form that is cheapest to send again and again. Node writes its headers and a text body
  * in one write, but a text is measured and encoded on every answer; bytes go out as they are, beside the headers in
- * a second buffer of a writev. Measured on a bare Koa app (CPU a request): a 750-character answer 0.4–1.7 µs cheaper
- * as text, a 4 KB one 1.3–2.6 µs cheaper as bytes (docs/performance.md).
+ * a second buffer of a writev. On a bare Koa app a short answer was cheaper as text and a long one as bytes; the
+ * threshold sits between the two (docs/performance.md).
  */
 export function keptAnswer(json: string): string | Buffer {
   return json.length <= KEPT_AS_TEXT_AT_MOST ? json : Buffer.from(json);

@@ -10,7 +10,7 @@ export const invitationListing = (tenantId: string) => `invitations:${tenantId}`
 
 /**
  * A listing's page for `query` from the registry cache while it holds it, else `read`'s, then kept (as keptAnswer
- * keeps an answer: a page of 50 tenants, keys or invitations is tens of kilobytes, cheaper to send again as bytes).
+ * keeps an answer: a full page of tenants, keys or invitations is long enough to be cheaper to send again as bytes).
  * Every replica forgets a listing's pages at any change of what it lists: the replica that made the change when it
  * commits (the change's `staleListings`), the others when the tables' notifications arrive (store/changeListener.ts).
  * A read that raced a change is not kept (the cache's generation); a read that throws (no such tenant) keeps nothing.

@@ -135,31 +135,31 @@ export class RegistryCache {
     this.ttlMs = options.ttlMs;
     this.staleIfErrorMs = options.ttlMs > 0 ? (options.staleIfErrorMs ?? 0) : 0;
     this.#now = options.now ?? Date.now;
-    // The bounds fit what the old generation's cap leaves (platform/serviceProcessSettings.ts), by sizes measured in a
-    // heap snapshot of the benchmark's API (docs/performance.md): every one full is ~90 MB of heap at worst, ~60 MB
-    // when the listings' and SCIM's pages are above 2 KB (held as bytes, outside the heap).
-    // ~0.75 KB a key with its prefix: 25,000 keys (more than a replica verifies within one TTL in a sane deployment) ~19 MB.
+    // The bounds, all full at once, fit what the old generation's cap leaves beside the code and modules
+    // (platform/serviceProcessSettings.ts); the entries' sizes they were set by are in docs/performance.md. Pages above
+    // KEPT_AS_TEXT_AT_MOST (keptAnswer.ts) are held as bytes, outside the heap.
+    // Keys: more than a replica verifies within one TTL in a sane deployment.
     this.#keys = new BoundedTtlMap(options.maxKeys ?? 25_000);
-    // ~150 bytes a prefix: a flood of made-up keys costs at most ~3 MB, then the oldest are forgotten.
+    // Prefixes are small: a flood of made-up keys costs little memory, then the oldest are forgotten.
     this.#missingKeys = new BoundedTtlMap(options.maxMissingKeys ?? 20_000);
-    // ~0.65 KB a tenant (its record and its slug's entry): 10,000 are ~6.5 MB.
+    // A tenant's record and its slug's entry.
     this.#tenants = new BoundedTtlMap(options.maxTenants ?? 10_000);
     this.#slugs = new BoundedTtlMap(options.maxTenants ?? 10_000);
-    // ~0.65 KB a tenant (its JSON, id and slug, the entries of both maps): 5,000 are ~3 MB; their entitlements ~1.5 MB.
+    // A tenant's JSON, by id and by slug, and its entitlements' JSON.
     this.#documents = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
     this.#documentSlugs = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
     this.#entitlementDocuments = new BoundedTtlMap(options.maxTenantDocuments ?? 5_000);
-    // ~0.7 KB a user with one membership, its roles and their permissions: 15,000 users are ~10 MB.
+    // A user's grants: its memberships, their roles and the roles' permissions.
     this.#grants = new BoundedTtlMap(options.maxUsers ?? 15_000);
-    // ~0.7 KB a member (its answer's JSON, its lowered e-mail and name; docs/performance.md): 10,000 members are ~7 MB.
+    // Counted in members over all lists (a member's answer, its lowered e-mail and name), not in lists.
     this.#memberLists = new BoundedTtlMap(options.maxListedMembers ?? 10_000, (list) => (list === 'tooMany' ? 1 : Math.max(1, list.size)));
     this.#directories = new BoundedTtlMap(options.maxTenants ?? 10_000);
-    // 24 MB: ~20,000 users' reads or ~200 full pages of 200 users (pages above 2 KB are bytes, outside the heap); one
-    // directory at most a quarter of it (its 5,000 users' look-ups fit).
+    // By weight (scopedReads.ts); one directory at most a quarter of it, so a directory's first sync's look-ups fit
+    // and still cannot push out every other directory's.
     const maxReadBytes = options.maxDirectoryReadBytes ?? 24 * 1024 * 1024;
     this.#directoryReads = new ScopedReads(maxReadBytes, Math.floor(maxReadBytes / 4));
-    // 16 MB: ~2,500 pages of ten tenants, or 1,000 tenants' API keys and 500 first pages of invitations together; one
-    // listing at most half of it (the tenants' listing is one, whatever its filters). Mostly bytes, outside the heap.
+    // By weight; one listing at most half of it (the tenants' listing is one, whatever its filters). Mostly bytes,
+    // outside the heap.
     const maxListingBytes = options.maxListingBytes ?? 16 * 1024 * 1024;
     this.#listings = new ScopedReads(maxListingBytes, Math.floor(maxListingBytes / 2));
   }

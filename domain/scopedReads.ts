@@ -9,8 +9,8 @@ interface ReadsOfScope {
 
 /**
  * What a read weighs: an answer its bytes, any other value (a record) about a kilobyte, each with its entry and key.
- * By bytes, not by count: a page of 200 users is ~120 KB, so a count bound let one caller fill the memory with
- * distinct pages.
+ * By bytes, not by count: a full page of users weighs far more than a record, so a count bound let one caller fill
+ * the memory with distinct pages.
  */
 const readWeight = (value: unknown) => (Buffer.isBuffer(value) || typeof value === 'string' ? keptAnswerBytes(value) : 1_024) + 256;
 

@@ -6,7 +6,7 @@ import { SimulatedIdentityProvider } from './simulatedIdentityProvider.ts';
 /**
  * Keycloak when IDP_ADMIN_URL is set, otherwise the simulated provider. The settings are loaded (and validated,
  * failing closed) by the entry point before anything starts. The Keycloak adapter and its admin client are imported
- * only when chosen: they weigh ~18 MB of a process's memory that a process on the simulated provider never uses.
+ * only when chosen: their modules stay in a process's memory, which a process on the simulated provider never uses.
  */
 export async function identityProviderFor(
   keycloak: KeycloakSettings | undefined,

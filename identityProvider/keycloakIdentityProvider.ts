@@ -154,8 +154,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * The extension's invite. The invitation's id, nonce and send_email travel with it; the extension of this release
-   * ignores them (docs/decisions.md, Invitations: the link check against the registry is the extension's next step).
+   * The extension's invite. With the invitation's id and nonce the link is the extension's invitation action token,
+   * which asks the registry whether it still opens each time it is used (docs/decisions.md, Invitations).
    */
   async sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }> {
     const url = `${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/tenant-registry/invite`;

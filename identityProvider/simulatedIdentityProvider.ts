@@ -86,8 +86,8 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   readonly #actionTokenUrl: string;
   /**
    * The operations that arrive together share one look at the armed faults, and the memberships asked together one
-   * statement (store/readBatcher.ts): on the memberships of a user, the pool's send of each statement was a third of
-   * the API's time. Each look still starts after its call did, so a fault armed before a call is seen by it.
+   * statement (store/readBatcher.ts): on the memberships of a user, the pool's send of each statement was a large
+   * share of the API's time. Each look still starts after its call did, so a fault armed before a call is seen by it.
    */
   readonly #armedFaultSteps = new ReadBatcher<'faults', Set<string | null>>(async () => new Map([['faults', await armedFaultSteps(await nativePool(this.#orm))]]));
   readonly #organizationsOfUsers = new ReadBatcher<string, UserOrganizationRow[]>(async (userIds) => membershipsOfUsers(await nativePool(this.#orm), userIds));

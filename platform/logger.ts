@@ -38,7 +38,7 @@ function loggerWritingTo(level: string, name: string, destination: DestinationSt
 /**
  * The logger of the access lines: the same name, level and destination as `log`, without the redaction pass.
  * An access line has a fixed shape of fields the service sets itself (request id, method, path, status, time), none a
- * secret, and walking the redaction paths over it was half of what a line cost (issue #19's profile of verify).
+ * secret, and walking the redaction paths over it was much of what a line cost (issue #19's profile of verify).
  * Loggers made elsewhere (a test's) are used as they are.
  */
 export function accessLoggerOf(log: Logger): Logger {

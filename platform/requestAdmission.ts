@@ -21,9 +21,9 @@ export interface RequestAdmissionOptions {
 
 /**
  * Lets at most `limit` requests into the handler at once; later ones wait, parsed but untouched, in arrival order.
- * Why: under a closed loop of 64 connections a list page waited ~100 ms in the process, longer than the ~30 ms
- * between scavenges, so everything Koa and the handler made for it was promoted and the old generation was marked
- * every ~0.25 s (docs/performance.md). A waiting request holds only Node's request and response.
+ * Why: under a closed loop of many connections a list page waited in the process longer than the time between two
+ * scavenges, so everything Koa and the handler made for it was promoted and the old generation was marked again and
+ * again (docs/performance.md). A waiting request holds only Node's request and response.
  * A slot is given back when the response closes (answered, or the client gone) or after `releaseAfterMs` (exports
  * stream for seconds; a dead pipelined response may never close), so a slow request delays the others by at most that.
  */

@@ -10,18 +10,18 @@ export interface ServiceProcessSettings {
 /**
  * The API's settings, as the service is measured with them (docs/performance.md). Left to its defaults on a machine
  * with a lot of memory, V8 grows the young generation to 64 MB per semi-space and lets garbage pile up in the old
- * generation for hundreds of megabytes before it collects, so an all-in-one process idling at ~220 MB went past
- * 500 MB under load. The small young generation costs a few percent of throughput on the hot paths.
+ * generation for a long while before it collects, so a process's memory under load grew far past its memory at
+ * rest. The small young generation costs a little throughput on the hot paths.
  *
  * V8 keeps the pages a collection frees for its own reuse and gives them back only when told memory is short, which
  * Node never does: a process's RSS follows its heap's high-water mark, not its live data. The old generation is
- * capped at 144 MB, under which V8 collects sooner rather than letting the heap overshoot while marking: ~40 MB of
- * code and modules, plus the registry cache at most ~90 MB when every bound is full (domain/registryCache.ts) and
- * ~10–30 MB in practice since it forgets what can answer nothing.
+ * capped, under which V8 collects sooner rather than letting the heap overshoot while marking: the cap holds the code
+ * and modules plus the registry cache with every bound full (domain/registryCache.ts), which in practice holds far
+ * less since it forgets what can answer nothing.
  *
  * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own
- * factor let a 55 MB live set reach 85 MB first (a GC trace of the audit pages and the export), so the API's peak
- * RSS was ~25 MB higher for the same live data; the extra collections are ~10 ms each, a few per second at most.
+ * factor let the heap grow well past its live set before the next full collection (a GC trace of the audit pages
+ * and the export), and that slack was resident; the extra collections are short (docs/performance.md).
  *
  * glibc gives every thread that allocates its own malloc arena (up to 8 per core) and keeps what is freed in each;
  * V8's helper threads and libuv's pool are many threads. Two arenas hold the process's native memory together.
@@ -33,12 +33,12 @@ export const API_PROCESS_SETTINGS: ServiceProcessSettings = {
 
 /**
  * The worker's settings. It runs two V8 isolates (its main thread, and Temporal's workflow thread), each with a
- * young generation of its own, and its throughput is the tenant actors' (tens of commands a second), not a hot
- * path's: 2 MB semi-spaces keep ~20 MB fewer heap pages resident than the API's 8 MB. Temporal's Rust core, the
- * workflow thread and libuv's pool allocate natively; glibc's dynamic thresholds let freed memory stay in the arenas
- * after a burst of large messages, so the thresholds are fixed at glibc's own defaults (128 KB): a large block is
- * mapped and unmapped, and a free top of an arena is given back. Measured on the benchmark's Temporal rows: the
- * worker's peak RSS 247 MB with the API's settings, 224 MB with these (docs/performance.md).
+ * young generation of its own, and its throughput is the tenant actors', not a hot path's: smaller semi-spaces than
+ * the API's keep fewer heap pages resident in both. Temporal's Rust core, the workflow thread and libuv's pool
+ * allocate natively; glibc's dynamic thresholds let freed memory stay in the arenas after a burst of large messages,
+ * so the thresholds are fixed at glibc's own defaults (128 KB): a large block is mapped and unmapped, and a free top
+ * of an arena is given back. On the benchmark's Temporal rows the worker's peak
+ * RSS is lower with these than with the API's settings (docs/performance.md).
  */
 export const WORKER_PROCESS_SETTINGS: ServiceProcessSettings = {
   v8Flags: ['--max-semi-space-size=2', '--max-old-space-size=144', '--heap-growing-percent=20'],
@@ -48,7 +48,7 @@ export const WORKER_PROCESS_SETTINGS: ServiceProcessSettings = {
 /**
  * Node's compile cache (NODE_COMPILE_CACHE): the modules' type-stripped source and V8 code, written by the first start
  * and read by every later one. Without it each start compiles the TypeScript sources through Node's WebAssembly
- * type stripper, whose memory then stays in the process (~10 MB of the API's RSS) and which costs start-up time.
+ * type stripper, whose memory then stays in the process and which costs start-up time.
  * Entries are checked against the source they came from, so an upgrade recompiles what changed. Kept in the project's
  * own tree rather than Node's default under the shared temporary directory, where another local user could plant
  * entries (they hold code the process would run); where the tree is read-only (the container image) the cache is

@@ -9,8 +9,8 @@ export interface LineTarget extends DestinationStream {
 /**
  * The access lines written in one turn of the event loop, handed to the log's destination as one text at the turn's
  * end. sonic-boom appends each line to the text it has pending and measures that whole text's UTF-8 length on every
- * write, flattening it anew each time: under load, 1.7 µs an access line and the largest part of what a line cost
- * (issue 40's profile of the SCIM look-up). Handed over as one text, it is measured once a turn.
+ * write, flattening it anew each time: under load, the largest part of what an access line cost (issue 40's profile
+ * of the SCIM look-up). Handed over as one text, it is measured once a turn.
  * Lines still gathered when the process exits are handed over and written synchronously, so none is lost.
  */
 export class TurnBatchedLines implements DestinationStream {

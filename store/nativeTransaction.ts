@@ -5,7 +5,7 @@ import type { Sql } from './sql.ts';
 
 /**
  * `work` in one transaction on one connection of the pool under the ORM, with plain (mostly named) statements: the
- * ORM's transaction, entity loading and unit of work cost the API ~2.5 ms of CPU a tenant change (issue #19), for
+ * ORM's transaction, entity loading and unit of work were most of the API's CPU a tenant change (issue #19), for
  * statements that are fixed but for their values. Committed when `work` resolves, rolled back when it throws; a
  * connection that failed mid-transaction is closed rather than handed back. `begin` may carry the transaction's own
  * settings in the same round trip (`begin; set local …`).

@@ -127,7 +127,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   /**
    * Verify's read of a key the cache lacks, with its tenant's status; the prefixes asked for together share one
    * statement (store/readBatcher.ts). Keys loaded together (a replica's start, a deploy) expire together too, and
-   * each then cost a round trip of its own: the wave of misses halved a verify row's throughput (docs/performance.md).
+   * each then cost a round trip of its own: the wave of misses cut a verify row's throughput (docs/performance.md).
    */
   findVerifiable(prefix: string): Promise<{ key: VerifiableKey; tenantStatus: string } | undefined> {
     return this.#verifiable.load(prefix);

@@ -75,7 +75,7 @@ const insertStatements = new Map<number, { name: string; text: string }>();
 
 /**
  * The INSERT of `rows` events, made once per row count (at most the append batcher's batch size): building its
- * placeholders was 3 % of the API's time under appends, for a text that never changes.
+ * placeholders showed in the API's profile under appends, for a text that never changes.
  */
 function insertStatement(rows: number): { name: string; text: string } {
   let statement = insertStatements.get(rows);
@@ -105,7 +105,7 @@ export class PostgresAuditRepository implements AuditRepository {
   /**
    * Newest first, keyset-paginated on id: a page deep in the log costs the same as the first one. One extra row is
    * read to know whether another page follows. PostgreSQL writes each event's JSON (store/auditEventJsonSql.ts): a
-   * page is tens of kilobytes the API would otherwise decode column by column only to encode again (issue 40).
+   * page is text the API would otherwise decode column by column only to encode again (issue 40).
    */
   async pageJson(query: AuditQuery): Promise<{ json: string; headId?: number }> {
     const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
@@ -118,11 +118,11 @@ export class PostgresAuditRepository implements AuditRepository {
     const columns = `id, ${AUDIT_EVENT_JSON_SQL} as json${deep ? ', (select last_id from audit_chain_head) as head' : ''}`;
     // Products and actions are a vocabulary of dozens of values: PostgreSQL's plan for the prepared statement expects
     // a page's matches among the newest events and walks the primary key backwards, filtering, which costs every row
-    // between the newest matches (1.9 ms a first page of a product among 1,000,000 events; 11-20 ms for a value the
-    // newest events lack). Filtered by them alone, a page takes its ids from the filter's own (column, id) index: the
-    // equality and the cursor as one row range, `(product, id) >= ($1, 0) and (product, id) < ($1, cursor)`, which only
-    // that index serves, in its order (the equality alone would let the primary key's order serve as well). A tenant
-    // or actor filter is selective and planned well as it is.
+    // between the newest matches, the more the rarer the value among the newest events. Filtered by them alone, a
+    // page takes its ids from the filter's own (column, id) index: the equality and the cursor as one row range,
+    // `(product, id) >= ($1, 0) and (product, id) < ($1, cursor)`, which only that index serves, in its order (the
+    // equality alone would let the primary key's order serve as well). A tenant or actor filter is selective and
+    // planned well as it is.
     const keyed = query.tenant_id === undefined && query.actor_id === undefined ? (query.product !== undefined ? 'product' : query.action !== undefined ? 'action' : undefined) : undefined;
     let text: string;
     if (keyed) {

@@ -96,7 +96,7 @@ const tenantRowToRecord = (r: TenantRow): TenantRecord => ({
 /**
  * A UTC timestamp as PostgreSQL writes it ('2026-11-23 23:35:03.5501', the fraction cut after its last non-zero digit
  * or left out) in ISO 8601 to the microsecond, as the listing's cursor carries it. Formatted here rather than with
- * to_char in the statement: to_char cost PostgreSQL ~7 µs a row, most of what a page of the listing cost it.
+ * to_char in the statement: to_char was most of what a page of the listing cost PostgreSQL.
  */
 export function isoWithMicroseconds(utc: string): string {
   const [date, time] = utc.split(' ') as [string, string];
@@ -208,8 +208,8 @@ export class PostgresTenantRepository implements TenantRepository {
         shape += '_prefix';
       } else {
         // A LIKE with a parameter is opaque to the prepared statement's generic plan, which then walked the listing
-        // index filtering every tenant (7 ms a page of 10,000). The same prefix as a byte-wise range is what the
-        // text_pattern_ops indexes on lower(slug) and lower(name) serve; the LIKE stays as the exact condition.
+        // index filtering every tenant. The same prefix as a byte-wise range is what the text_pattern_ops indexes on
+        // lower(slug) and lower(name) serve; the LIKE stays as the exact condition.
         const [low, high] = [param(filter.prefix), param(above)];
         conditions.push(
           `((lower(slug) ~>=~ ${low} and lower(slug) ~<~ ${high} and lower(slug) like ${pattern})

@@ -4,7 +4,7 @@
  * all (`where id = any($1)`); a batch that fills up leaves at once. The same key asked twice is read once.
  *
  * Why (issue #19): in the profile of a tenant read under load, sending each query to PostgreSQL (`writev`) and the
- * pool's acquire/release were about half of the API's time, paid once per request; one statement for the requests
+ * pool's acquire/release were a large share of the API's time, paid once per request; one statement for the requests
  * that arrived together pays them once per batch. Each read still starts after its request arrived, so a request
  * sees every write committed before it; a failed statement fails every read of its batch with the same error.
  */

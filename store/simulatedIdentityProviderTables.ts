@@ -5,8 +5,8 @@ import type { FaultKind, FaultStep } from './simulatorControl.ts';
  * Every statement of the simulated identity provider (identityProvider/simulatedIdentityProvider.ts) over its
  * idp_sim_* tables; the adapter keeps the behaviour (faults, races, Keycloak's answers), these only read and write.
  * Each is a single statement, so each runs on the pool as a named statement: parsed and planned once per connection,
- * where EntityManager.execute sent every call as new text with its values inlined (issue #19: a user's memberships
- * cost PostgreSQL 1.1 ms a call, most of it planning).
+ * where EntityManager.execute sent every call as new text with its values inlined (issue #19: planning was most of
+ * what a user's memberships cost PostgreSQL).
  */
 const run = async <R>(sql: Sql, name: string, text: string, values: unknown[]): Promise<R[]> =>
   (await sql.query<R>({ name: `idp_sim_${name}`, text, values })).rows;
@@ -284,8 +284,8 @@ export interface FaultScope {
 /**
  * The steps at which some fault is armed (null: a fault at any provisioning step). The table is empty but for tests
  * and drills, and this is what an operation pays then: `takeFault` below is planned afresh at every call (its null
- * parameters fold whole branches away, so a custom plan always looks cheaper than the generic one), 0.22 ms of
- * PostgreSQL's time for one probe of an empty table, most of what a user's memberships cost it (docs/performance.md).
+ * parameters fold whole branches away, so a custom plan always looks cheaper than the generic one): for one probe
+ * of an empty table, most of what a user's memberships cost PostgreSQL (docs/performance.md).
  */
 export async function armedFaultSteps(sql: Sql): Promise<Set<string | null>> {
   const rows = await run<{ step: string | null }>(sql, 'armed_fault_steps', 'select distinct step from idp_sim_faults', []);

@@ -1,7 +1,7 @@
 /**
  * The slice of a `pg` pool the hot paths use: one statement with positional parameters ($1, $2, ...), rows back.
  * Single statements on the hot paths (verify, claims, audit listing and append) go through it rather than
- * EntityManager.execute, which formats every query in JavaScript and costs some 80 µs of CPU more per call; the
+ * EntityManager.execute, which formats every query in JavaScript and costs more CPU per call; the
  * changes of tenants, API keys and audit streams run theirs in one transaction on a connection of it
  * (store/nativeTransaction.ts).
  */

@@ -30,13 +30,13 @@ export const bundleWorkflows = (options: { tracing?: boolean } = {}): Promise<Wo
     preloadModules: [workflowStackTraceLimitPath],
     logger: quietBundlerLogger,
     // The SDK reads a source map from the bundle; line-level mappings without the sources inlined keep the worker's
-    // parsed copy (kept for the life of the worker) at a few megabytes instead of tens.
+    // parsed copy (kept for the life of the worker) a fraction of what a full source map would make it.
     webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-module-source-map' }),
   });
 
 /**
- * The same bundle, made by a child process. Bundling loads webpack and peaks at some 150 MB; done in the service's
- * own process that memory is never given back, so the long-running worker bundles this way.
+ * The same bundle, made by a child process. Bundling loads webpack and holds much memory while it runs; done in the
+ * service's own process that memory is never given back, so the long-running worker bundles this way.
  */
 export async function bundleWorkflowsInChildProcess(options: { tracing?: boolean } = {}): Promise<{ code: string }> {
   const script = fileURLToPath(new URL('./printWorkflowBundle.ts', import.meta.url));

@@ -4,9 +4,9 @@ import { CSV_HEADER, csvLine, ndjsonLine, type ExportRow } from './auditExportFo
 import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
 
 /**
- * Events per read: one keyset step over the id index, ~100 KB of text. 1,000 exported as fast, but each batch's rows
- * and text outlived a young-generation collection while the next was read, and the export raised the API's peak RSS
- * by ~15 MB instead of ~4 (docs/performance.md).
+ * Events per read: one keyset step over the id index. Larger batches exported no faster, but each batch's rows and
+ * text outlived a young-generation collection while the next was read, which made the export the API's peak RSS
+ * (docs/performance.md).
  */
 export const EXPORT_BATCH = 250;
 

@@ -57,8 +57,8 @@ const notFoundUser = () => new ScimError(404, 'no such User in this directory');
 
 /**
  * A list of the directory's users as JSON: the whole answer is what the cache keeps, so a repeated read (an identity
- * provider's look-up by userName before each change) is one lookup and one write of the kept answer (a 50-user page
- * is ~30 KB, kept as bytes; a look-up's ~800 characters as text: keptAnswer).
+ * provider's look-up by userName before each change) is one lookup and one write of the kept answer (a page of users
+ * is kept as bytes, a look-up's short answer as text: keptAnswer).
  */
 export async function listScimUsersJson(context: RegistryContext, directory: DirectoryRecord, request: ScimListRequest, base: string): Promise<string | Buffer> {
   const filter = scimEqFilter(request.filter, ['userName', 'externalId'] as const);

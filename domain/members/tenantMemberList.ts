@@ -26,7 +26,7 @@ const LAST_PAGE_TAIL = Buffer.from(memberListTail(undefined));
  *
  * The answers are one UTF-8 buffer, `JSON.stringify(toMember(m))` of each member joined by commas: a page's members
  * that follow one another in the list are one slice of it, copied once into the body, which is written as it is. A
- * body joined from each member's string, encoded to UTF-8 at every write, answered a third fewer pages a second
+ * body joined from each member's string, encoded to UTF-8 at every write, answered fewer pages a second
  * (docs/performance.md, "The members list").
  *
  * A page once answered is kept with the list, by its query: the list is replaced at any change of the tenant's members,

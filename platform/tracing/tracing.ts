@@ -17,8 +17,8 @@ export interface Tracing {
  * nothing registered at all, otherwise. W3C trace context in and out; Node's fetch (undici) is instrumented, so the
  * identity provider's HTTP calls join the trace of the request or activity that made them. Temporal carries the
  * context across workflows and activities in its headers (@temporalio/interceptors-opentelemetry).
- * The SDK, its exporter and Temporal's interceptors are imported only when traces are on: loaded, they hold ~30 MB of
- * a process's memory (issue #19's RSS target), which a process that exports nothing has no use for.
+ * The SDK, its exporter and Temporal's interceptors are imported only when traces are on: loaded, they hold memory
+ * for the process's life (issue #19's RSS target), which a process that exports nothing has no use for.
  */
 export async function startTracing(
   settings: { OTEL_EXPORTER_OTLP_ENDPOINT?: string; OTEL_SERVICE_NAME: string },

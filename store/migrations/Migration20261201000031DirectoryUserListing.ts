@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * SCIM's GET /Users pages a directory's users in (created_at, id) order by startIndex: without an index in that order
- * each page sorted every live user of the directory (4.3 ms a page of a directory of 5,000; issue 40). Partial, as the
- * listing reads only live users.
+ * each page sorted every live user of the directory, a cost that grows with the directory (issue 40). Partial, as
+ * the listing reads only live users.
  */
 export class Migration20261201000031DirectoryUserListing extends Migration {
   override name = 'Migration20261201000031DirectoryUserListing';

@@ -6,7 +6,7 @@ let service: TestService;
 const tenantId = randomUUID();
 beforeAll(async () => {
   service = await startTestService();
-  // More than one export batch (1,000), with text that CSV must quote.
+  // More than one export batch (EXPORT_BATCH), with text that CSV must quote.
   const values = Array.from({ length: 1203 }, (_, i) => `('export.event', '${tenantId}', 'actor-${i % 7}', '{"i": ${i}, "note": "a, \\"quoted\\"\\nline"}'::jsonb)`);
   await service.orm.em.fork().execute(`insert into audit_events (action, tenant_id, actor_id, metadata) values ${values.join(',')}`);
   await service.request('POST', '/v1/audit', { action: 'export.other', tenant_id: tenantId, target_name: 'comma, "and" quote' });
