@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { RegistryCache } from '../domain/registryCache.ts';
+import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { ActorOutbox } from '../domain/tenantActor/actorOutboxRepository.ts';
 import { VERIFY_CODES } from '../domain/apiKeys/keyVerdict.ts';
 import type { RequestAdmission } from '../platform/requestAdmission.ts';

@@ -16,7 +16,7 @@ export interface ServiceProcessSettings {
  * V8 keeps the pages a collection frees for its own reuse and gives them back only when told memory is short, which
  * Node never does: a process's RSS follows its heap's high-water mark, not its live data. The old generation is
  * capped at 144 MB, under which V8 collects sooner rather than letting the heap overshoot while marking: ~40 MB of
- * code and modules, plus the registry cache at most ~90 MB when every bound is full (domain/registryCache.ts) and
+ * code and modules, plus the registry cache at most ~90 MB when every bound is full (domain/reads/registryCache.ts) and
  * ~10–30 MB in practice since it forgets what can answer nothing.
  *
  * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own

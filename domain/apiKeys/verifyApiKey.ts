@@ -1,9 +1,9 @@
 import type { ApiKeyVerify } from '../schemas/apiKey.ts';
 import { hashMatches, parseApiKey } from '../apiKeyFormat.ts';
-import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { CachedApiKey, CachedTenant, RegistryCache } from '../reads/registryCache.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
-import { readOrStale } from '../readOrStale.ts';
+import { readOrStale } from '../reads/readOrStale.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
 import { reaches } from '../access/tenantReach.ts';
 import type { Caller } from '../access/caller.ts';
@@ -14,7 +14,7 @@ export interface VerifyDependencies {
   keys: Pick<ApiKeyRepository, 'findVerifiable'>;
   /** The tenant behind a key served from the cache (its status decides TENANT_INACTIVE). */
   tenantSnapshot: (tenantId: string) => Promise<CachedTenant | undefined>;
-  /** Keys by prefix and tenants; see domain/registryCache.ts for how soon a revocation or rotation is seen. */
+  /** Keys by prefix and tenants; see domain/reads/registryCache.ts for how soon a revocation or rotation is seen. */
   cache?: RegistryCache;
   /** last_used_at is advanced at most once per this many seconds per key, so verify is a read on the hot path. */
   lastUsedResolutionSeconds: number;

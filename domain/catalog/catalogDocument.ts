@@ -1,5 +1,5 @@
-import { keptAnswer } from '../keptAnswer.ts';
-import type { RegistryCache } from '../registryCache.ts';
+import { keptAnswer } from '../reads/keptAnswer.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import type { CatalogRepository } from './catalogRepository.ts';
 import { toCatalogEntry } from './catalogEntryResponse.ts';
 

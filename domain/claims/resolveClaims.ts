@@ -1,14 +1,14 @@
-import { attributeTenantOf, namedTenantOf, orgRolesFrom, tenantLookupFor, type TenantLookup } from '../claimsLookup.ts';
+import { attributeTenantOf, namedTenantOf, orgRolesFrom, tenantLookupFor, type TenantLookup } from './claimsLookup.ts';
 import { isEntitlementCurrent } from '../entitlements/entitlementRules.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
-import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { CachedTenant, RegistryCache } from '../reads/registryCache.ts';
 import type { Claims, ClaimsRequest } from '../schemas/claims.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { memberClaimsOf, tenantOfMemberships } from './memberClaims.ts';
 import { membershipGrantsOf } from './membershipGrants.ts';
-import { readOrStale } from '../readOrStale.ts';
+import { readOrStale } from '../reads/readOrStale.ts';
 
 /** What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships. */
 export interface ClaimsStores {

@@ -5,7 +5,7 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
-import { keptAnswer } from '../keptAnswer.ts';
+import { keptAnswer } from '../reads/keptAnswer.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
 import { readOfDirectory } from './directoryReads.ts';
 import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';

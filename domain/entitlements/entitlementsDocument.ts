@@ -1,4 +1,4 @@
-import type { RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { listEntitlements } from './listEntitlements.ts';
 import { toTenantProduct } from './tenantProductResponse.ts';

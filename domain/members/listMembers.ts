@@ -1,5 +1,5 @@
 import { AppError, notFound } from '../errors.ts';
-import type { CachedMemberList, RegistryCache } from '../registryCache.ts';
+import type { CachedMemberList, RegistryCache } from '../reads/registryCache.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { MEMBER_LIST_DEFAULT_LIMIT, type MemberListQuery } from '../schemas/members.ts';
 import { decodeMemberCursor, encodeMemberCursor } from './memberListCursor.ts';
@@ -13,7 +13,7 @@ export const MEMBER_LIST_HELD_AT_MOST = 5_000;
 /**
  * A tenant's members by e-mail (case-insensitive), then user id, a page as the MemberList body's JSON (UTF-8).
  * Computed from the tenant's list in the registry cache, read whole when the cache does not hold it (see
- * domain/registryCache.ts for how soon a change is seen); else, for a tenant too large to hold or with the cache off,
+ * domain/reads/registryCache.ts for how soon a change is seen); else, for a tenant too large to hold or with the cache off,
  * the store's page, keyset-paginated, a deep page costing what the first one does. Both answer the same bytes. An
  * unknown tenant is 404.
  */

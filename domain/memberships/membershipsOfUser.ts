@@ -2,7 +2,7 @@ import type { Membership, MembershipList } from '../schemas/membership.ts';
 import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
-import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { CachedTenant, RegistryCache } from '../reads/registryCache.ts';
 import { membershipGrantsOf } from '../claims/membershipGrants.ts';
 import { EVERY_TENANT, reaches, type TenantReach } from '../access/tenantReach.ts';
 

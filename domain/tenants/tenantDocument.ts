@@ -1,6 +1,6 @@
 import { requireReach, EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
-import type { TenantLookup } from '../claimsLookup.ts';
-import type { RegistryCache } from '../registryCache.ts';
+import type { TenantLookup } from '../claims/claimsLookup.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import { findTenant } from './findTenant.ts';
 import type { TenantRepository } from './tenantRepository.ts';
 import { toTenant } from './tenantResponse.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseApiKey } from '../../domain/apiKeyFormat.ts';
-import { RegistryCache } from '../../domain/registryCache.ts';
-import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/keptListing.ts';
+import { RegistryCache } from '../../domain/reads/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/reads/keptListing.ts';
 import { tenantListingQuery } from '../../domain/tenants/listTenants.ts';
 import { invitationListingQuery } from '../../domain/invitations/listInvitations.ts';
 import { TENANT_LIST_DEFAULT_LIMIT } from '../../domain/schemas/tenant.ts';

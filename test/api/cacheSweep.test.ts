@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCacheSweep } from '../../api/cacheSweep.ts';
-import { RegistryCache } from '../../domain/registryCache.ts';
+import { RegistryCache } from '../../domain/reads/registryCache.ts';
 
 const key = { id: 'k', tenantId: 't-1', product: null, scopes: [], keyHash: Buffer.alloc(32), revoked: false, expiresAt: null, lastUsedAt: 0 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
-import { RegistryCache } from '../../domain/registryCache.ts';
+import { RegistryCache } from '../../domain/reads/registryCache.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener } from '../../store/changeListener.ts';
 import { openOrm } from '../../store/orm.ts';

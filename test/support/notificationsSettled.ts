@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RegistryCache } from '../../domain/registryCache.ts';
+import type { RegistryCache } from '../../domain/reads/registryCache.ts';
 import { CHANGE_CHANNEL } from '../../store/changeListener.ts';
 import type { Orm } from '../../store/orm.ts';
 import { eventually } from './eventually.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { listMembers, MEMBER_LIST_HELD_AT_MOST } from '../../../domain/members/listMembers.ts';
 import { encodeMemberCursor } from '../../../domain/members/memberListCursor.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import type { MemberListQuery } from '../../../domain/schemas/members.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 

@@ -1,10 +1,10 @@
 import { BoundedTtlMap, type Entry } from './boundedTtlMap.ts';
 import { ScopedReads } from './scopedReads.ts';
 import { TENANT_LISTING, apiKeyListing, invitationListing } from './keptListing.ts';
-import type { VerifiableKey } from './apiKeys/apiKeyRepository.ts';
-import type { MembershipGrant } from './members/memberRecord.ts';
-import type { TenantMemberList } from './members/tenantMemberList.ts';
-import type { DirectoryRecord } from './directories/directoryRecord.ts';
+import type { VerifiableKey } from '../apiKeys/apiKeyRepository.ts';
+import type { MembershipGrant } from '../members/memberRecord.ts';
+import type { TenantMemberList } from '../members/tenantMemberList.ts';
+import type { DirectoryRecord } from '../directories/directoryRecord.ts';
 
 /**
  * In-process cache of what the two hottest read paths need: API keys by prefix (verify), tenants with their
@@ -102,7 +102,7 @@ export class RegistryCache {
   /** By directory id, its reads by query; the whole directory's go at its next change. */
   readonly #directoryReads: ScopedReads;
   /**
-   * Listings' pages as they answer them (domain/keptListing.ts), by listing (the tenants', a tenant's API keys or
+   * Listings' pages as they answer them (domain/reads/keptListing.ts), by listing (the tenants', a tenant's API keys or
    * invitations) and query; a listing's go whole at any change of what it lists.
    */
   readonly #listings: ScopedReads;

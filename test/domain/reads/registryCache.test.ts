@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MembershipGrant } from '../../domain/members/memberRecord.ts';
-import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
-import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../domain/registryCache.ts';
-import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/keptListing.ts';
+import type { MembershipGrant } from '../../../domain/members/memberRecord.ts';
+import { TenantMemberList } from '../../../domain/members/tenantMemberList.ts';
+import { RegistryCache, type CachedApiKey, type CachedTenant } from '../../../domain/reads/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../../domain/reads/keptListing.ts';
 
 const key = (id: string): CachedApiKey => ({
   id,
