@@ -1,5 +1,6 @@
 import { notFound } from '../errors.ts';
-import { apiKeyListing, keptListing } from '../reads/keptListing.ts';
+import { keptListing } from '../reads/keptListing.ts';
+import { apiKeyListing } from '../reads/listingNames.ts';
 import type { RegistryContext } from '../registryContext.ts';
 
 /**

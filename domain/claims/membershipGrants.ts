@@ -15,10 +15,10 @@ export const grantOf = (member: MemberRecord): MembershipGrant => ({
  * soon a change is seen), else from one read, which then fills the cache. A user that is nobody's member has none.
  */
 export async function membershipGrantsOf(members: Pick<MemberRepository, 'ofUser'>, userId: string, cache?: RegistryCache): Promise<MembershipGrant[]> {
-  const cached = cache?.memberGrants(userId);
+  const cached = cache?.grants.get(userId);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  const read = await readOrStale(async () => (await members.ofUser(userId)).map(grantOf), () => cache?.staleMemberGrants(userId));
-  if (!read.stale) cache?.putMemberGrants(userId, read.value, generation);
+  const read = await readOrStale(async () => (await members.ofUser(userId)).map(grantOf), () => cache?.grants.stale(userId));
+  if (!read.stale) cache?.grants.put(userId, read.value, generation);
   return read.value;
 }

@@ -1,7 +1,8 @@
 import { invalidInput, notFound } from '../errors.ts';
 import { INVITATION_LIST_DEFAULT_LIMIT, type InvitationListQuery } from '../schemas/invitations.ts';
 import type { RegistryContext } from '../registryContext.ts';
-import { invitationListing, keptListing } from '../reads/keptListing.ts';
+import { keptListing } from '../reads/keptListing.ts';
+import { invitationListing } from '../reads/listingNames.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationListPosition } from './invitationRepository.ts';
 

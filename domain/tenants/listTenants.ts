@@ -2,7 +2,8 @@ import { TENANT_LIST_DEFAULT_LIMIT, type TenantListQuery } from '../schemas/tena
 import type { RegistryCache } from '../reads/registryCache.ts';
 import { decodeTenantCursor, encodeTenantCursor } from './tenantListCursor.ts';
 import type { TenantListFilter, TenantListPosition, TenantRepository } from './tenantRepository.ts';
-import { TENANT_LISTING, keptListing } from '../reads/keptListing.ts';
+import { keptListing } from '../reads/keptListing.ts';
+import { TENANT_LISTING } from '../reads/listingNames.ts';
 import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
 
 /**
@@ -43,14 +44,14 @@ async function pageOfTenants(tenants: TenantRepository, cache: RegistryCache, fi
   const json = new Map<string, string>();
   const missing: string[] = [];
   for (const { id } of page) {
-    const held = cache.tenantDocument({ by: 'id', id });
+    const held = cache.documents.tenant({ by: 'id', id });
     if (held) json.set(id, held.json);
     else missing.push(id);
   }
   if (missing.length > 0) {
     for (const document of await tenants.documents(missing)) {
       json.set(document.id, document.json);
-      cache.putTenantDocument(document, generation);
+      cache.documents.putTenant(document, generation);
     }
   }
   const items = `[${page.flatMap(({ id }) => json.get(id) ?? []).join(',')}]`;

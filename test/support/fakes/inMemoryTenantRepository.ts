@@ -3,7 +3,7 @@ import type { QueuedActorCommand } from '../../../domain/changeEffects/changeEff
 import type { TenantLookup } from '../../../domain/claims/claimsLookup.ts';
 import type { OutboxCommand } from '../../../domain/tenantActor/tenantActorCommand.ts';
 import type { TenantProductRecord } from '../../../domain/entitlements/tenantProductRecord.ts';
-import type { CachedTenant } from '../../../domain/reads/registryCache.ts';
+import type { CachedTenant } from '../../../domain/reads/tenantCache.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
 import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
