@@ -7,9 +7,6 @@ import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantRe
 import { newApiKey } from './createApiKey.ts';
 import { apiKeyListing } from '../reads/listingNames.ts';
 
-export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
-export const MAX_ROTATION_GRACE_SECONDS = 2_592_000;
-
 export interface Rotation {
   successor: ApiKeyRecord;
   plaintext: string;
