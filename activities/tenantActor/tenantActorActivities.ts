@@ -34,7 +34,7 @@ import {
   type ProviderStepsStopped,
   type RecordedOutcome,
   type TenantForProvisioning,
-} from '../../workflows/tenantActor/provisioningVocabulary.ts';
+} from '../../domain/provisioning/provisioningVocabulary.ts';
 import { IdpError, type IdentityProvider, type InviteLink, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import { PROVISIONING_INVITER } from '../../domain/invitations/invitationRecord.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
