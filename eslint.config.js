@@ -25,8 +25,6 @@ const layers = [
 ].map((layer) => ({ ...layer, partialMatch: false }));
 
 const layer = (...types) => ({ element: { types } });
-/** The provisioning words (steps, failure kinds, outcomes): plain types and constants every layer may read. */
-const provisioningVocabulary = { element: { type: 'workflows' }, file: { categories: 'provisioningVocabulary' } };
 /** Every backoff is one RetryPolicy: a leaf of domain/ that imports nothing, so platform/ may use it too. */
 const retryPolicy = { element: { type: 'domain' }, file: { categories: 'retryPolicy' } };
 const packages = (...sources) => ({ module: { origin: 'external', source: sources } });
@@ -41,18 +39,15 @@ const belowTheProcesses = ['workflows', 'activities', 'identityProvider', 'store
 const layerPolicies = [
   // Packages and Node's built-ins, for every layer; the disallow policies below narrow it.
   { allow: { to: [{ module: { origin: 'external' } }, nodeBuiltIns] } },
-  { from: layer('domain'), allow: { to: [layer('domain'), provisioningVocabulary] } },
+  { from: layer('domain'), allow: { to: layer('domain') } },
   {
     from: layer('domain'),
     disallow: { to: infrastructurePackages },
     message: 'domain/ is plain TypeScript: no Koa, Temporal, MikroORM or pg (docs/architecture.md)',
   },
   { from: layer('platform'), allow: { to: [layer('platform'), retryPolicy] } },
-  { from: layer('store'), allow: { to: [layer('domain', 'platform', 'store'), provisioningVocabulary] } },
-  {
-    from: layer('identityProvider'),
-    allow: { to: [layer('domain', 'store', 'platform', 'identityProvider'), provisioningVocabulary] },
-  },
+  { from: layer('store'), allow: { to: layer('domain', 'platform', 'store') } },
+  { from: layer('identityProvider'), allow: { to: layer('domain', 'store', 'platform', 'identityProvider') } },
   { from: layer('workflows'), allow: { to: layer('workflows', 'domain') } },
   // The workflows are bundled into Temporal's sandbox: of the activities they see the types only.
   { from: layer('workflows'), allow: { to: layer('activities'), dependency: { kind: 'type' } } },
@@ -61,10 +56,8 @@ const layerPolicies = [
     disallow: { to: nodeBuiltIns },
     message: 'workflows/ run in the Temporal sandbox: no Node built-ins (docs/architecture.md)',
   },
-  {
-    from: layer('activities'),
-    allow: { to: layer('domain', 'identityProvider', 'workflows', 'store', 'platform', 'activities') },
-  },
+  // The activities sit under the workflows that call them: nothing of workflows/ (the words they share are domain/'s).
+  { from: layer('activities'), allow: { to: layer('domain', 'identityProvider', 'store', 'platform', 'activities') } },
   // api/ (the routes aside) and worker/ compose their processes: every layer below them, but not each other.
   { from: layer('api', 'apiTemporalClients'), allow: { to: layer('api', 'apiRoutes', 'apiTemporalClients', ...belowTheProcesses) } },
   { from: layer('worker'), allow: { to: layer('worker', ...belowTheProcesses) } },
@@ -132,7 +125,6 @@ export default defineConfig(
     settings: {
       'boundaries/elements': layers,
       'boundaries/files': [
-        { category: 'provisioningVocabulary', pattern: 'workflows/**/provisioningVocabulary.ts' },
         { category: 'retryPolicy', pattern: 'domain/retryPolicy.ts' },
       ],
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],

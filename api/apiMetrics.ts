@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { RegistryCache } from '../domain/registryCache.ts';
+import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { ActorOutbox } from '../domain/tenantActor/actorOutboxRepository.ts';
 import { VERIFY_CODES } from '../domain/apiKeys/keyVerdict.ts';
 import type { RequestAdmission } from '../platform/requestAdmission.ts';
@@ -46,16 +46,16 @@ export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorO
     registers: [registry],
     collect() {
       this.reset();
-      this.inc({ cache: 'api_key', result: 'hit' }, cache.stats.apiKeyHits);
-      this.inc({ cache: 'api_key', result: 'miss' }, cache.stats.apiKeyMisses);
-      this.inc({ cache: 'tenant', result: 'hit' }, cache.stats.tenantHits);
-      this.inc({ cache: 'tenant', result: 'miss' }, cache.stats.tenantMisses);
-      this.inc({ cache: 'member', result: 'hit' }, cache.stats.memberHits);
-      this.inc({ cache: 'member', result: 'miss' }, cache.stats.memberMisses);
-      this.inc({ cache: 'member_list', result: 'hit' }, cache.stats.memberListHits);
-      this.inc({ cache: 'member_list', result: 'miss' }, cache.stats.memberListMisses);
-      this.inc({ cache: 'listing', result: 'hit' }, cache.stats.listingHits);
-      this.inc({ cache: 'listing', result: 'miss' }, cache.stats.listingMisses);
+      this.inc({ cache: 'api_key', result: 'hit' }, cache.apiKeys.stats.hits);
+      this.inc({ cache: 'api_key', result: 'miss' }, cache.apiKeys.stats.misses);
+      this.inc({ cache: 'tenant', result: 'hit' }, cache.tenants.stats.hits);
+      this.inc({ cache: 'tenant', result: 'miss' }, cache.tenants.stats.misses);
+      this.inc({ cache: 'member', result: 'hit' }, cache.grants.stats.hits);
+      this.inc({ cache: 'member', result: 'miss' }, cache.grants.stats.misses);
+      this.inc({ cache: 'member_list', result: 'hit' }, cache.memberLists.stats.hits);
+      this.inc({ cache: 'member_list', result: 'miss' }, cache.memberLists.stats.misses);
+      this.inc({ cache: 'listing', result: 'hit' }, cache.listings.stats.hits);
+      this.inc({ cache: 'listing', result: 'miss' }, cache.listings.stats.misses);
     },
   });
   new Gauge({

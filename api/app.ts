@@ -17,7 +17,7 @@ import type { AnyRoute } from './routing/routeDefinition.ts';
 import { allRoutes } from './routes/index.ts';
 import { SCIM_PATH_PREFIX } from './routes/scim/scimRoute.ts';
 import { PORTAL_PATH_PREFIX, portalRoutes } from './portal/portalRoutes.ts';
-import { RegistryCache } from '../domain/registryCache.ts';
+import { RegistryCache } from '../domain/reads/registryCache.ts';
 import { DeepAuditPages } from '../domain/audit/deepAuditPages.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';

@@ -7,7 +7,7 @@ import type { CheckResult } from './readinessChecks.ts';
 import type { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
-import type { RegistryCache } from '../domain/registryCache.ts';
+import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
 import type { AuditReadLimits } from '../domain/audit/auditReadLimits.ts';

@@ -1,4 +1,4 @@
-import type { RegistryCache } from '../domain/registryCache.ts';
+import type { RegistryCache } from '../domain/reads/registryCache.ts';
 
 /**
  * How often the registry cache forgets what can answer nothing any more. Often enough that a burst of distinct reads

@@ -1,5 +1,4 @@
 import { AppError, type ErrorCode } from '../domain/errors.ts';
-import { ScimError } from '../domain/directories/scimError.ts';
 import { isStoreUnreachable } from '../store/storeUnreachable.ts';
 
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -13,6 +12,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
+  not_implemented: 501,
   internal: 500,
 };
 
@@ -51,21 +51,13 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** The one place where failures become the spec's Error body; anything unexpected is a 500 that leaks nothing. */
 export function errorResponse(error: unknown): ErrorResponse {
-  if (error instanceof ScimError) {
-    return {
-      status: error.status,
-      body: { error: CODE_OF_STATUS[error.status] ?? (Object.entries(STATUS_OF).find(([, status]) => status === error.status)?.[0] ?? 'invalid_input'), message: error.message },
-      expose: true,
-      ...(error.scimType ? { scimType: error.scimType } : {}),
-      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-    };
-  }
   if (error instanceof AppError) {
     const response: ErrorResponse = { status: STATUS_OF[error.code], body: { error: error.code, message: error.message }, expose: true };
-    if (error.code === 'invalid_input') {
-      const named = (error.details as { scimType?: unknown } | undefined)?.scimType;
-      response.scimType = typeof named === 'string' ? named : 'invalidValue';
-    }
+    // RFC 7644's scimType where the failure names one (a ScimError, a body the JSON reader refused); invalid input
+    // is invalidValue unless it says otherwise.
+    const named = (error.details as { scimType?: unknown } | undefined)?.scimType;
+    if (typeof named === 'string') response.scimType = named;
+    else if (error.code === 'invalid_input') response.scimType = 'invalidValue';
     if (error.code === 'limit_reached') {
       const limit = (error.details as { limit?: unknown } | undefined)?.limit;
       if (typeof limit === 'string') response.body.limit = limit;

@@ -14,7 +14,7 @@ import { RequestAdmission } from '../platform/requestAdmission.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
 import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
-import { RegistryCache } from '../domain/registryCache.ts';
+import { RegistryCache } from '../domain/reads/registryCache.ts';
 import { startCacheSweep } from './cacheSweep.ts';
 import { startChangeListener } from '../store/changeListener.ts';
 import { postgresStores } from '../store/postgresStores.ts';

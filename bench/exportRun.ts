@@ -1,4 +1,4 @@
-import type { LoadResult } from './load.ts';
+import type { LoadResult } from './loadRun.ts';
 
 /**
  * One client downloading the whole audit log through GET /v1/audit/export, reading as fast as it can: the events per

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { summarizeLatencies, type LoadOptions, type LoadResult } from './load.ts';
+import { summarizeLatencies, type LoadOptions, type LoadResult } from './loadRun.ts';
 
 /**
  * Open-loop load at a steady rate: request i is due at start + i / rate and is sent then, whatever became of the

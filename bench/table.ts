@@ -1,4 +1,4 @@
-import type { LoadResult } from './load.ts';
+import type { LoadResult } from './loadRun.ts';
 
 export interface Row {
   name: string;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import KeycloakAdminClient from '@keycloak/keycloak-admin-client';
 import { startKeycloak } from '../platform/keycloakServer.ts';
 import { createLogger } from '../platform/logger.ts';
-import { summarizeLatencies, type LoadResult } from './load.ts';
+import { summarizeLatencies, type LoadResult } from './loadRun.ts';
 
 export const TOKEN_ROW = 'token issuance (client credentials)';
 

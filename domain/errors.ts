@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
+  /** A request the API understands but does not offer (a SCIM search over several resource types). */
+  | 'not_implemented'
   | 'internal';
 
 /** A failure the caller can act on: carries a code from the Error body's vocabulary and a safe message. */

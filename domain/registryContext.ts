@@ -2,9 +2,9 @@ import type { ChangeEffects } from './changeEffects/changeEffects.ts';
 import type { RegistryStores } from './registryStores.ts';
 import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
 import type { UserDirectory } from './members/userDirectory.ts';
-import type { DomainChecks } from './domains/verifyDomain.ts';
+import type { DomainChecks } from './domains/domainChecks.ts';
 import type { IssuerDiscovery } from './sso/issuerDiscovery.ts';
-import type { RegistryCache } from './registryCache.ts';
+import type { RegistryCache } from './reads/registryCache.ts';
 import type { TenantLimits } from './tenants/tenantLimits.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { MembershipStatus } from '../domain/members/memberRecord.ts';
 import type { UserDirectory } from '../domain/members/userDirectory.ts';
-import type { IdpFailureKind } from '../workflows/tenantActor/provisioningVocabulary.ts';
+import type { IdpFailureKind } from '../domain/provisioning/provisioningVocabulary.ts';
 
 /** A provider failure as a value: `kind` decides retry (only `unavailable` is retried) and lands in the audit metadata. */
 export class IdpError extends Error {

@@ -1,7 +1,7 @@
 /** How Keycloak's answers and transport failures become IdpError values. */
 import { NetworkError } from '@keycloak/keycloak-admin-client';
 import { IdpError } from './identityProvider.ts';
-import type { IdpFailureKind } from '../workflows/tenantActor/provisioningVocabulary.ts';
+import type { IdpFailureKind } from '../domain/provisioning/provisioningVocabulary.ts';
 
 /**
  * The one mapping from an HTTP status (plus, from the token endpoint, the OAuth error code) to a failure kind.

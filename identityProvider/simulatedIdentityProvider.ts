@@ -18,7 +18,7 @@ import {
 } from './identityProvider.ts';
 import type { FaultKind, FaultStep } from '../store/simulatorControl.ts';
 import type { FaultScope } from '../store/simulatedIdentityProviderTables.ts';
-import { PROVISIONING_STEPS } from '../workflows/tenantActor/provisioningVocabulary.ts';
+import { PROVISIONING_STEPS } from '../domain/provisioning/provisioningVocabulary.ts';
 import {
   actionLink,
   addMembership,

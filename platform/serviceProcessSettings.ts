@@ -16,7 +16,7 @@ export interface ServiceProcessSettings {
  * V8 keeps the pages a collection frees for its own reuse and gives them back only when told memory is short, which
  * Node never does: a process's RSS follows its heap's high-water mark, not its live data. The old generation is
  * capped, under which V8 collects sooner rather than letting the heap overshoot while marking: the cap holds the code
- * and modules plus the registry cache with every bound full (domain/registryCache.ts), which in practice holds far
+ * and modules plus the registry cache with every bound full (domain/reads/registryCache.ts), which in practice holds far
  * less since it forgets what can answer nothing.
  *
  * The old generation grows by 20 % of what the last full collection left before the next one starts: V8's own

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../platform/logger.ts';
-import type { RegistryCache } from '../domain/registryCache.ts';
-import { TENANT_LISTING, apiKeyListing, invitationListing } from '../domain/keptListing.ts';
+import type { RegistryCache } from '../domain/reads/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../domain/reads/listingNames.ts';
 
 /** The channel the tables' triggers notify on (store/migrations/Migration20261122000005ChangeNotifications.ts). */
 export const CHANGE_CHANNEL = 'registry_changes';

@@ -1,8 +1,9 @@
 import type { StoredTenantSettings } from '../domain/tenants/tenantSettings.ts';
 import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
-import type { TenantLookup } from '../domain/claimsLookup.ts';
+import type { TenantLookup } from '../domain/claims/claimsLookup.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
-import type { CachedTenant, TenantDocument } from '../domain/registryCache.ts';
+import type { CachedTenant } from '../domain/reads/tenantCache.ts';
+import type { TenantDocument } from '../domain/reads/documentCache.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
 import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';

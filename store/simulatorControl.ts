@@ -1,5 +1,5 @@
 import type { Orm } from './orm.ts';
-import { PROVISIONING_STEPS, type IdpFailureKind } from '../workflows/tenantActor/provisioningVocabulary.ts';
+import { PROVISIONING_STEPS, type IdpFailureKind } from '../domain/provisioning/provisioningVocabulary.ts';
 
 /**
  * Operator and test controls of the simulated identity provider: inject failures, seed things that belong to no

@@ -1,4 +1,4 @@
-import type { CachedTenant } from '../domain/registryCache.ts';
+import type { CachedTenant } from '../domain/reads/tenantCache.ts';
 import type { Sql } from './sql.ts';
 
 interface SnapshotRow {

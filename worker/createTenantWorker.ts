@@ -12,7 +12,7 @@ import { postgresStores } from '../store/postgresStores.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
-import type { DomainChecks } from '../domain/domains/verifyDomain.ts';
+import type { DomainChecks } from '../domain/domains/domainChecks.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 

@@ -6,10 +6,12 @@ import type { AuditStreamRepository } from '../../domain/auditStreams/auditStrea
 import { signDelivery } from '../../domain/auditStreams/streamSignature.ts';
 import { resolveStreamTarget, streamHost, type StreamTargets } from '../../domain/auditStreams/streamTargets.ts';
 import { agentPinnedTo } from '../../platform/pinnedAgent.ts';
-import type { AuditStreamProgress } from '../../workflows/auditStream/auditStreamMessages.ts';
 
 /** Events read per step; each is still POSTed on its own, in id order. */
 const BATCH = 100;
+
+/** Where one batch left the stream: delivered through an event, or deleted meanwhile (the workflow then ends). */
+export type AuditStreamProgress = { status: 'deleted' } | { status: 'delivering'; deliveredThroughId: number };
 
 export interface AuditStreamActivityOptions {
   streams: AuditStreamRepository;

@@ -1,6 +1,6 @@
 import { claimsOfSnapshot } from '../../domain/claims/resolveClaims.ts';
 import type { MemberRecord } from '../../domain/members/memberRecord.ts';
-import type { CachedTenant } from '../../domain/registryCache.ts';
+import type { CachedTenant } from '../../domain/reads/tenantCache.ts';
 import type { PushedMembership } from '../../identityProvider/identityProvider.ts';
 
 /**

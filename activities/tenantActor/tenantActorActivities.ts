@@ -8,7 +8,8 @@ import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import type { OperatorRequest } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
 import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
-import { checkDomain, type DomainChecks } from '../../domain/domains/verifyDomain.ts';
+import { checkDomain } from '../../domain/domains/verifyDomain.ts';
+import type { DomainChecks } from '../../domain/domains/domainChecks.ts';
 import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
 import { emailOf, nameOf } from '../../domain/directories/scimUserResource.ts';
 import { planDirectoryMember } from '../../domain/directories/directoryMemberRule.ts';
@@ -33,7 +34,7 @@ import {
   type ProviderStepsStopped,
   type RecordedOutcome,
   type TenantForProvisioning,
-} from '../../workflows/tenantActor/provisioningVocabulary.ts';
+} from '../../domain/provisioning/provisioningVocabulary.ts';
 import { IdpError, type IdentityProvider, type InviteLink, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import { PROVISIONING_INVITER } from '../../domain/invitations/invitationRecord.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';

@@ -1,6 +1,6 @@
 import type { AuditStreamRecord } from '../../domain/auditStreams/auditStreamRepository.ts';
 import type { ChangeEffects, CommittedChange, QueuedActorCommand } from '../../domain/changeEffects/changeEffects.ts';
-import type { RegistryCache } from '../../domain/registryCache.ts';
+import type { RegistryCache } from '../../domain/reads/registryCache.ts';
 import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditStreamClient } from '../temporalClients/auditStreamClient.ts';

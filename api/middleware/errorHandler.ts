@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Middleware } from 'koa';
-import { SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from '../../domain/directories/scimError.ts';
+import { SCIM_CONTENT_TYPE, scimErrorBody } from '../scimAnswer.ts';
 import { errorBodyOfStatus, errorResponse, type ErrorResponse } from '../errorResponse.ts';
 
 /** The body of a failure: the registry's Error body, or beneath the SCIM endpoint RFC 7644's, as application/scim+json (§8.1). */
@@ -9,7 +9,7 @@ function answerFailure(ctx: Context, scim: boolean, response: Pick<ErrorResponse
     ctx.body = response.body;
     return;
   }
-  ctx.body = scimErrorBody(new ScimError(response.status, response.body.message ?? response.body.error, response.scimType ? { scimType: response.scimType } : {}));
+  ctx.body = scimErrorBody(response.status, response.body.message ?? response.body.error, response.scimType);
   ctx.set('Content-Type', SCIM_CONTENT_TYPE);
 }
 

@@ -5,7 +5,7 @@ import type { ApiKeyCreate } from '../schemas/apiKey.ts';
 import { generateApiKey } from '../apiKeyFormat.ts';
 import { withoutHash, type ApiKeyRecord, type NewApiKey } from './apiKeyRecord.ts';
 import type { RegistryContext } from '../registryContext.ts';
-import { apiKeyListing } from '../keptListing.ts';
+import { apiKeyListing } from '../reads/listingNames.ts';
 
 export const PLAINTEXT_WARNING = 'Store this key now: it is shown only once and cannot be recovered.';
 

@@ -1,7 +1,7 @@
 import { notFound } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { RegistryContext } from '../registryContext.ts';
-import { apiKeyListing } from '../keptListing.ts';
+import { apiKeyListing } from '../reads/listingNames.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 
 /**

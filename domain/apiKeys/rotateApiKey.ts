@@ -5,10 +5,7 @@ import type { ApiKeyChange, LockedApiKey } from './apiKeyRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import { newApiKey } from './createApiKey.ts';
-import { apiKeyListing } from '../keptListing.ts';
-
-export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
-export const MAX_ROTATION_GRACE_SECONDS = 2_592_000;
+import { apiKeyListing } from '../reads/listingNames.ts';
 
 export interface Rotation {
   successor: ApiKeyRecord;

@@ -1,9 +1,11 @@
 import type { ApiKeyVerify } from '../schemas/apiKey.ts';
 import { hashMatches, parseApiKey } from '../apiKeyFormat.ts';
-import type { CachedApiKey, CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
+import type { CachedApiKey } from '../reads/apiKeyCache.ts';
+import type { CachedTenant } from '../reads/tenantCache.ts';
 import type { ApiKeyRepository } from './apiKeyRepository.ts';
 import { keyVerdict, type VerifyRequirements } from './keyVerdict.ts';
-import { readOrStale } from '../readOrStale.ts';
+import { readOrStale } from '../reads/readOrStale.ts';
 import { isoTimestamp } from '../isoTimestamp.ts';
 import { reaches } from '../access/tenantReach.ts';
 import type { Caller } from '../access/caller.ts';
@@ -14,7 +16,7 @@ export interface VerifyDependencies {
   keys: Pick<ApiKeyRepository, 'findVerifiable'>;
   /** The tenant behind a key served from the cache (its status decides TENANT_INACTIVE). */
   tenantSnapshot: (tenantId: string) => Promise<CachedTenant | undefined>;
-  /** Keys by prefix and tenants; see domain/registryCache.ts for how soon a revocation or rotation is seen. */
+  /** Keys by prefix and tenants; see domain/reads/registryCache.ts for how soon a revocation or rotation is seen. */
   cache?: RegistryCache;
   /** last_used_at is advanced at most once per this many seconds per key, so verify is a read on the hot path. */
   lastUsedResolutionSeconds: number;
@@ -36,36 +38,36 @@ export async function verifyApiKey(body: unknown, deps: VerifyDependencies, call
   const parsed = parseApiKey(wants.key);
   if (!parsed) return NOT_FOUND;
   const { cache } = deps;
-  if (cache?.apiKeyKnownMissing(parsed.prefix)) return NOT_FOUND;
-  let key = cache?.apiKey(parsed.prefix);
+  if (cache?.apiKeys.knownMissing(parsed.prefix)) return NOT_FOUND;
+  let key = cache?.apiKeys.get(parsed.prefix);
   let tenantStatus: string | undefined;
   if (!key) {
     const generation = cache?.generation() ?? 0;
     const found = await readOrStale<{ key: CachedApiKey; tenantStatus?: string } | undefined>(
       () => deps.keys.findVerifiable(parsed.prefix),
       () => {
-        const stale = cache?.staleApiKey(parsed.prefix);
+        const stale = cache?.apiKeys.stale(parsed.prefix);
         return stale && { key: stale };
       },
     );
     if (!found.value) {
-      cache?.putMissingApiKey(parsed.prefix, generation);
+      cache?.apiKeys.putMissing(parsed.prefix, generation);
       return NOT_FOUND;
     }
     ({ key, tenantStatus } = found.value);
-    if (!found.stale) cache?.putApiKey(parsed.prefix, key, generation);
+    if (!found.stale) cache?.apiKeys.put(parsed.prefix, key, generation);
   }
   if (!hashMatches(parsed.plaintext, key.keyHash)) return NOT_FOUND;
   if (caller && !reaches(caller.reach, key.tenantId)) return NOT_FOUND;
   if (tenantStatus === undefined) {
-    let tenant = cache?.tenant(key.tenantId);
+    let tenant = cache?.tenants.get(key.tenantId);
     if (!tenant) {
       const generation = cache?.generation() ?? 0;
       const tenantId = key.tenantId;
-      const read = await readOrStale(() => deps.tenantSnapshot(tenantId), () => cache?.staleTenant({ by: 'id', id: tenantId }));
+      const read = await readOrStale(() => deps.tenantSnapshot(tenantId), () => cache?.tenants.stale({ by: 'id', id: tenantId }));
       if (!read.value) return NOT_FOUND;
       tenant = read.value;
-      if (!read.stale) cache?.putTenant(tenant, generation);
+      if (!read.stale) cache?.tenants.put(tenant, generation);
     }
     tenantStatus = tenant.status;
   }

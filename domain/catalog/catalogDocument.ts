@@ -1,5 +1,5 @@
-import { keptAnswer } from '../keptAnswer.ts';
-import type { RegistryCache } from '../registryCache.ts';
+import { keptAnswer } from '../reads/keptAnswer.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import type { CatalogRepository } from './catalogRepository.ts';
 import { toCatalogEntry } from './catalogEntryResponse.ts';
 
@@ -8,10 +8,10 @@ import { toCatalogEntry } from './catalogEntryResponse.ts';
  * that changes the catalog's table notifies `c:` (migration 32), which forgets it on every replica.
  */
 export async function catalogDocument(catalog: CatalogRepository, cache: RegistryCache | undefined): Promise<string | Buffer> {
-  const held = cache?.catalogDocument();
+  const held = cache?.documents.catalog();
   if (held !== undefined) return held;
   const generation = cache?.generation() ?? 0;
   const json = keptAnswer(JSON.stringify({ items: (await catalog.list()).map(toCatalogEntry) }));
-  cache?.putCatalogDocument(json, generation);
+  cache?.documents.putCatalog(json, generation);
   return json;
 }

@@ -28,7 +28,7 @@ export interface CommittedChange {
   staleAllMembers?: boolean;
   /** Directories whose record, users or groups changed: what their SCIM reads answer. */
   staleDirectories?: string[];
-  /** Listings whose pages changed (domain/keptListing.ts: the tenants', a tenant's API keys or invitations). */
+  /** Listings whose pages changed (domain/reads/keptListing.ts: the tenants', a tenant's API keys or invitations). */
   staleListings?: string[];
 }
 

@@ -1,6 +1,6 @@
 import type { InvitationChangeWritten } from '../invitations/invitationRepository.ts';
 import type { CommittedChange } from './changeEffects.ts';
-import { invitationListing } from '../keptListing.ts';
+import { invitationListing } from '../reads/listingNames.ts';
 
 /**
  * What follows a committed change of an invitation besides its send (which the service delivers and waits for): the

@@ -1,6 +1,6 @@
 import type { MembershipGrant } from '../members/memberRecord.ts';
 import type { Claims } from '../schemas/claims.ts';
-import type { TenantLookup } from '../claimsLookup.ts';
+import type { TenantLookup } from './claimsLookup.ts';
 
 export type MemberClaims = Required<Pick<Claims, 'org_roles' | 'permissions' | 'membership_status'>>;
 

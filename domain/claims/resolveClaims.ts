@@ -1,14 +1,15 @@
-import { attributeTenantOf, namedTenantOf, orgRolesFrom, tenantLookupFor, type TenantLookup } from '../claimsLookup.ts';
+import { attributeTenantOf, namedTenantOf, orgRolesFrom, tenantLookupFor, type TenantLookup } from './claimsLookup.ts';
 import { isEntitlementCurrent } from '../entitlements/entitlementRules.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
-import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
+import type { CachedTenant } from '../reads/tenantCache.ts';
 import type { Claims, ClaimsRequest } from '../schemas/claims.ts';
 import { EVERY_TENANT, requireReach, type TenantReach } from '../access/tenantReach.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { memberClaimsOf, tenantOfMemberships } from './memberClaims.ts';
 import { membershipGrantsOf } from './membershipGrants.ts';
-import { readOrStale } from '../readOrStale.ts';
+import { readOrStale } from '../reads/readOrStale.ts';
 
 /** What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships. */
 export interface ClaimsStores {
@@ -70,12 +71,12 @@ async function claimsOfMember(stores: ClaimsStores, userId: string, request: Cla
 }
 
 async function tenantSnapshotOf(tenants: ClaimsStores['tenants'], lookup: TenantLookup, cache: RegistryCache | undefined): Promise<CachedTenant> {
-  const cached = lookup.by === 'id' ? cache?.tenant(lookup.id) : cache?.tenantBySlug(lookup.slug);
+  const cached = lookup.by === 'id' ? cache?.tenants.get(lookup.id) : cache?.tenants.bySlug(lookup.slug);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  const read = await readOrStale(() => tenants.snapshot(lookup), () => cache?.staleTenant(lookup));
+  const read = await readOrStale(() => tenants.snapshot(lookup), () => cache?.tenants.stale(lookup));
   const tenant = read.value;
   if (!tenant) throw notFound('tenant');
-  if (!read.stale) cache?.putTenant(tenant, generation);
+  if (!read.stale) cache?.tenants.put(tenant, generation);
   return tenant;
 }

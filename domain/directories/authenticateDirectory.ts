@@ -18,12 +18,12 @@ export async function authenticateDirectory(
   limits: TokenBuckets | undefined,
 ): Promise<DirectoryRecord> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw new ScimError(401, 'a bearer token of this directory is required');
+  if (!token) throw new ScimError('unauthorized', 'a bearer token of this directory is required');
   const directory = await findDirectory(context, directoryId);
   if (!directory || directory.state !== 'active' || !tokenOpens(directory, token, new Date())) {
-    throw new ScimError(401, 'the bearer token is not valid for this directory');
+    throw new ScimError('unauthorized', 'the bearer token is not valid for this directory');
   }
   const take = limits?.take(directory.id);
-  if (take && !take.allowed) throw new ScimError(429, 'too many requests for this directory', { retryAfterSeconds: Math.max(1, Math.ceil(take.retryAfterMs / 1000)) });
+  if (take && !take.allowed) throw new ScimError('rate_limited', 'too many requests for this directory', { retryAfterSeconds: Math.max(1, Math.ceil(take.retryAfterMs / 1000)) });
   return directory;
 }

@@ -12,12 +12,12 @@ export function scimEqFilter<A extends string>(filter: string | undefined, attri
   try {
     parsed ??= parseFilter(filter) as unknown as Parsed;
   } catch {
-    throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
+    throw new ScimError('invalid_input', 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
   }
-  if (!parsed) throw new ScimError(400, 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
+  if (!parsed) throw new ScimError('invalid_input', 'the filter is not SCIM filter syntax', { scimType: 'invalidFilter' });
   const attribute = attributes.find((name) => name === parsed.attrPath);
   if (parsed.op !== 'eq' || !attribute || typeof parsed.compValue !== 'string') {
-    throw new ScimError(400, `only ${attributes.map((name) => `${name} eq "…"`).join(' and ')} are answered`, { scimType: 'invalidFilter' });
+    throw new ScimError('invalid_input', `only ${attributes.map((name) => `${name} eq "…"`).join(' and ')} are answered`, { scimType: 'invalidFilter' });
   }
   return { attribute, value: parsed.compValue };
 }

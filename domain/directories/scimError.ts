@@ -1,28 +1,19 @@
-/** SCIM's media type (RFC 7644 §8.1): of every answer of the endpoint, its errors included. */
-export const SCIM_MEDIA_TYPE = 'application/scim+json';
-export const SCIM_CONTENT_TYPE = `${SCIM_MEDIA_TYPE}; charset=utf-8`;
+import { AppError, type ErrorCode } from '../errors.ts';
 
-/** The SCIM error body's schema (RFC 7644 §3.12). */
-export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+/**
+ * A failure of a SCIM request: a code of the registry's vocabulary, which the API's one map turns into the HTTP
+ * status (api/errorResponse.ts), and, where RFC 7644 names one, its scimType. Both ride in the error's details, as
+ * they do for any AppError (a rate limit's retryAfterSeconds too).
+ */
+export class ScimError extends AppError {
+  declare readonly details: { scimType?: string; retryAfterSeconds?: number };
 
-/** A failure of a SCIM request, answered as RFC 7644's error body with its HTTP status and, where it has one, scimType. */
-export class ScimError extends Error {
-  readonly status: number;
-  readonly scimType?: string;
-  readonly retryAfterSeconds?: number;
-
-  constructor(status: number, detail: string, options: { scimType?: string; retryAfterSeconds?: number } = {}) {
-    super(detail);
+  constructor(code: ErrorCode, detail: string, details: { scimType?: string; retryAfterSeconds?: number } = {}) {
+    super(code, detail, details);
     this.name = 'ScimError';
-    this.status = status;
-    this.scimType = options.scimType;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get scimType(): string | undefined {
+    return this.details.scimType;
   }
 }
-
-export const scimErrorBody = (error: ScimError) => ({
-  schemas: [SCIM_ERROR_SCHEMA],
-  status: String(error.status),
-  ...(error.scimType ? { scimType: error.scimType } : {}),
-  detail: error.message,
-});

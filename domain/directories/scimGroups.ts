@@ -14,8 +14,8 @@ import { directoryActor, normalisedOperations, patchRefused } from './scimUsers.
 import { checkScimPatchPaths, checkScimResourceKeys } from './scimPatchPaths.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFoundGroup = () => new ScimError(404, 'no such Group in this directory');
-const invalid = (detail: string) => new ScimError(400, detail, { scimType: 'invalidValue' });
+const notFoundGroup = () => new ScimError('not_found', 'no such Group in this directory');
+const invalid = (detail: string) => new ScimError('invalid_input', detail, { scimType: 'invalidValue' });
 
 /** A Group resource read and checked: displayName required; members by their `value` (this directory's user ids). */
 export function scimGroupInput(body: unknown): { displayName: string; externalId: string | null; members: string[] } {
@@ -77,7 +77,7 @@ async function writeGroup(
     effects.follow({ handOffs: written.handOffs, staleDirectories: [directory.id] });
     return written.result;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });
+    if (error instanceof AppError && error.code === 'conflict') throw new ScimError('conflict', error.message, { scimType: 'uniqueness' });
     throw error;
   }
 }
@@ -119,7 +119,7 @@ function membersByValue(operation: unknown): unknown {
 /** PATCH of a Group: members added and removed (`members[value eq "…"]` too), displayName replaced, by `scim-patch`. */
 export async function patchScimGroup(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
-  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError('invalid_input', 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
   const normalised = normalisedOperations(operations);
   checkScimPatchPaths(normalised, SCIM_GROUP_SCHEMA);
   const group = await writeGroup(context, directory, id, (before, now) => {

@@ -32,11 +32,11 @@ export const scimSelectionOfQuery = (query: { attributes?: string; excludedAttri
   selectionOf(attributeList(query.attributes), attributeList(query.excludedAttributes));
 
 function selectionOf(attributes: string[] | undefined, excludedAttributes: string[] | undefined): ScimAttributeSelection {
-  if (attributes?.length && excludedAttributes?.length) throw new ScimError(400, 'attributes and excludedAttributes cannot be asked together', { scimType: 'invalidSyntax' });
+  if (attributes?.length && excludedAttributes?.length) throw new ScimError('invalid_input', 'attributes and excludedAttributes cannot be asked together', { scimType: 'invalidSyntax' });
   return { ...(attributes ? { attributes } : {}), ...(excludedAttributes ? { excludedAttributes } : {}) };
 }
 
-const invalid = (detail: string) => new ScimError(400, detail, { scimType: 'invalidValue' });
+const invalid = (detail: string) => new ScimError('invalid_input', detail, { scimType: 'invalidValue' });
 const stringList = (value: unknown, name: string): string[] | undefined => {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalid(`${name} must be a list of attribute names`);

@@ -7,7 +7,7 @@ interface SchemaAttribute {
   subAttributes?: SchemaAttribute[];
 }
 
-const invalidPath = (detail: string) => new ScimError(400, detail, { scimType: 'invalidPath' });
+const invalidPath = (detail: string) => new ScimError('invalid_input', detail, { scimType: 'invalidPath' });
 
 /** RFC 7644 §3.5.2's PATH: [schema URN ":"] attribute [ "." sub | "[" filter "]" [ "." sub ] ]. */
 const PATH = /^(?:(urn:[^[\]]+):)?([A-Za-z$][\w$-]*)(?:\.([A-Za-z$][\w$-]*))?(?:\[([^\]]*)\](?:\.([A-Za-z$][\w$-]*))?)?$/;
@@ -56,7 +56,7 @@ function checkPath(path: string, schemaId: string, attributes: readonly SchemaAt
 export function checkScimPatchPaths(operations: readonly unknown[], schemaId: string): void {
   const attributes = attributesOf(schemaId);
   for (const operation of operations) {
-    if (typeof operation !== 'object' || operation === null) throw new ScimError(400, 'each operation must be an object', { scimType: 'invalidSyntax' });
+    if (typeof operation !== 'object' || operation === null) throw new ScimError('invalid_input', 'each operation must be an object', { scimType: 'invalidSyntax' });
     const { path, value } = operation as { path?: unknown; value?: unknown };
     const refused = refusedKeyPath(operation);
     if (refused) throw invalidPath(`the operation names a prototype (${refused})`);

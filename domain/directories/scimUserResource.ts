@@ -13,7 +13,7 @@ export interface ScimUserInput {
 
 const KEPT = ['userName', 'externalId', 'name', 'displayName', 'emails', 'active'] as const;
 
-const invalid = (detail: string) => new ScimError(400, detail, { scimType: 'invalidValue' });
+const invalid = (detail: string) => new ScimError('invalid_input', detail, { scimType: 'invalidValue' });
 
 /** A User resource read and checked: userName required, the kept attributes of the right types; others dropped. */
 export function scimUserInput(body: unknown): ScimUserInput {

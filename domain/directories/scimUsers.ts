@@ -5,7 +5,7 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import type { DirectoryUserRecord } from './directoryUserRecord.ts';
-import { keptAnswer } from '../keptAnswer.ts';
+import { keptAnswer } from '../reads/keptAnswer.ts';
 import { scimEqFilter } from './scimEqFilter.ts';
 import { readOfDirectory } from './directoryReads.ts';
 import { listResponse, SCIM_USER_SCHEMA } from './scimDiscovery.ts';
@@ -29,7 +29,7 @@ async function requireLinkable({ stores, users }: RegistryContext, directory: Di
     const account = await users.findAccount({ address });
     if (!account) continue;
     const taken = before?.userId ? account.userId !== before.userId : !(await tenantGovernsAccount(stores, directory.tenantId, account));
-    if (taken) throw new ScimError(409, `${address} is an account this directory may not link`, { scimType: 'uniqueness' });
+    if (taken) throw new ScimError('conflict', `${address} is an account this directory may not link`, { scimType: 'uniqueness' });
   }
 }
 
@@ -37,7 +37,7 @@ async function requireLinkable({ stores, users }: RegistryContext, directory: Di
 async function requireBelowLimit({ stores, scimUsersPerTenantLimit }: RegistryContext, directory: DirectoryRecord): Promise<void> {
   const limit = scimUsersPerTenantLimit ?? DEFAULT_SCIM_USERS_PER_TENANT;
   if ((await stores.directoryUsers.countOfTenant(directory.tenantId)) >= limit) {
-    throw new ScimError(409, `limit_reached: the tenant's directories hold ${limit} SCIM users, its limit (SCIM_USERS_PER_TENANT_LIMIT)`);
+    throw new ScimError('limit_reached', `limit_reached: the tenant's directories hold ${limit} SCIM users, its limit (SCIM_USERS_PER_TENANT_LIMIT)`);
   }
 }
 
@@ -53,7 +53,7 @@ const userEvent = (action: string, directory: DirectoryRecord, user: DirectoryUs
   metadata: { directory_id: directory.id, user_name: user.userName, active: user.active, ...(user.externalId ? { external_id: user.externalId } : {}), ...metadata },
 });
 
-const notFoundUser = () => new ScimError(404, 'no such User in this directory');
+const notFoundUser = () => new ScimError('not_found', 'no such User in this directory');
 
 /**
  * A list of the directory's users as JSON: the whole answer is what the cache keeps, so a repeated read (an identity
@@ -98,7 +98,7 @@ async function writeUser(
     effects.follow({ handOffs: written.handOffs, staleDirectories: [directory.id] });
     return written.result;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'conflict') throw new ScimError(409, error.message, { scimType: 'uniqueness' });
+    if (error instanceof AppError && error.code === 'conflict') throw new ScimError('conflict', error.message, { scimType: 'uniqueness' });
     throw error;
   }
 }
@@ -150,7 +150,7 @@ function patchedInput(before: DirectoryUserRecord, operations: unknown[]): ScimU
  */
 export async function patchScimUser(context: RegistryContext, directory: DirectoryRecord, id: string, body: unknown, base: string) {
   const operations = (body as { Operations?: unknown } | null)?.Operations;
-  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
+  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError('invalid_input', 'a PatchOp with Operations is required', { scimType: 'invalidSyntax' });
   const normalised = normalisedOperations(operations);
   checkScimPatchPaths(normalised, SCIM_USER_SCHEMA);
   const current = await context.stores.directoryUsers.find(directory.id, id);
@@ -166,7 +166,7 @@ export async function patchScimUser(context: RegistryContext, directory: Directo
 
 /** A PATCH `scim-patch` cannot apply: 400 with the scimType it names (noTarget for a remove without path, §3.5.2.2). */
 export const patchRefused = (error: unknown) =>
-  new ScimError(400, `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: (error as { scimCode?: string }).scimCode ?? 'invalidValue' });
+  new ScimError('invalid_input', `the PATCH cannot be applied: ${(error as Error).message}`, { scimType: (error as { scimCode?: string }).scimCode ?? 'invalidValue' });
 
 /** Entra ID writes `op` capitalised ("Replace") and booleans as strings ("False"): read as RFC 7644 has them. */
 export function normalisedOperations(operations: unknown[]): unknown[] {

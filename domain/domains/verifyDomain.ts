@@ -2,16 +2,10 @@ import { requireReach, type TenantReach } from '../access/tenantReach.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import { planDomainCheck, type DomainCheckTimes } from './domainCheck.ts';
+import { planDomainCheck } from './domainCheck.ts';
+import type { DomainChecks } from './domainChecks.ts';
 import { verificationName, type DomainRecord } from './domainRecord.ts';
-import type { TxtLookup } from './txtLookup.ts';
 import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
-
-/** What a domain's look-ups run on: the resolver (DNS_SERVERS) and the window and re-check times. */
-export interface DomainChecks {
-  lookup: TxtLookup;
-  times: DomainCheckTimes;
-}
 
 /**
  * Looks the domain's TXT record up and applies what it found (planDomainCheck) under the name's lock: by the API now,

@@ -1,4 +1,4 @@
-import type { RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { listEntitlements } from './listEntitlements.ts';
 import { toTenantProduct } from './tenantProductResponse.ts';
@@ -9,10 +9,10 @@ import { toTenantProduct } from './tenantProductResponse.ts';
  * replica, and the change's own replica forgets it in the change's effects.
  */
 export async function entitlementsDocument(tenants: TenantRepository, cache: RegistryCache, tenantId: string): Promise<string> {
-  const held = cache.entitlementsDocument(tenantId);
+  const held = cache.documents.entitlements(tenantId);
   if (held !== undefined) return held;
   const generation = cache.generation();
   const json = JSON.stringify({ items: (await listEntitlements(tenants, tenantId)).map(toTenantProduct) });
-  cache.putEntitlementsDocument(tenantId, json, generation);
+  cache.documents.putEntitlements(tenantId, json, generation);
   return json;
 }

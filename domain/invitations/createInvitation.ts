@@ -7,7 +7,7 @@ import { newInvitation } from './newInvitation.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import { tenantSettingsOf, type TenantSettings } from '../tenants/tenantSettings.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
-import { invitationListing } from '../keptListing.ts';
+import { invitationListing } from '../reads/listingNames.ts';
 import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
 /** Who an invitation names as its inviter: the token's client, or `anonymous` with authentication off. */

@@ -1,7 +1,8 @@
 import { invalidInput, notFound } from '../errors.ts';
 import { INVITATION_LIST_DEFAULT_LIMIT, type InvitationListQuery } from '../schemas/invitations.ts';
 import type { RegistryContext } from '../registryContext.ts';
-import { invitationListing, keptListing } from '../keptListing.ts';
+import { keptListing } from '../reads/keptListing.ts';
+import { invitationListing } from '../reads/listingNames.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationListPosition } from './invitationRepository.ts';
 
@@ -22,7 +23,7 @@ export function invitationPosition(cursor: string): InvitationListPosition {
 
 /**
  * A tenant's invitations newest first, by state and address, in pages: the InvitationList body's JSON text, kept until
- * the tenant's invitations change (domain/keptListing.ts).
+ * the tenant's invitations change (domain/reads/keptListing.ts).
  */
 export async function listInvitations({ stores, cache }: Pick<RegistryContext, 'stores' | 'cache'>, tenantId: string, query: InvitationListQuery): Promise<string | Buffer> {
   const limit = query.limit ?? INVITATION_LIST_DEFAULT_LIMIT;

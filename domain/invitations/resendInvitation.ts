@@ -6,7 +6,7 @@ import { invitationAuditEvent } from './invitationAuditEvent.ts';
 import { newLinkNonce, SEND_WINDOW_MS, SENDS_PER_WINDOW, sendsInWindow } from './invitationLink.ts';
 import type { InvitationRecord } from './invitationRecord.ts';
 import type { InvitationChange, InvitationChangeFacts } from './invitationRepository.ts';
-import { invitationListing } from '../keptListing.ts';
+import { invitationListing } from '../reads/listingNames.ts';
 import { requireBelowLimit, type TenantLimits } from '../tenants/tenantLimits.ts';
 
 /**

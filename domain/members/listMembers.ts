@@ -1,5 +1,6 @@
 import { AppError, notFound } from '../errors.ts';
-import type { CachedMemberList, RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
+import type { CachedMemberList } from '../reads/memberListCache.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { MEMBER_LIST_DEFAULT_LIMIT, type MemberListQuery } from '../schemas/members.ts';
 import { decodeMemberCursor, encodeMemberCursor } from './memberListCursor.ts';
@@ -13,7 +14,7 @@ export const MEMBER_LIST_HELD_AT_MOST = 5_000;
 /**
  * A tenant's members by e-mail (case-insensitive), then user id, a page as the MemberList body's JSON (UTF-8).
  * Computed from the tenant's list in the registry cache, read whole when the cache does not hold it (see
- * domain/registryCache.ts for how soon a change is seen); else, for a tenant too large to hold or with the cache off,
+ * domain/reads/registryCache.ts for how soon a change is seen); else, for a tenant too large to hold or with the cache off,
  * the store's page, keyset-paginated, a deep page costing what the first one does. Both answer the same bytes. An
  * unknown tenant is 404.
  */
@@ -26,7 +27,7 @@ export async function listMembers({ stores }: RegistryContext, tenantId: string,
     return list?.pageJson(filter, after, limit) ?? (await storedPage(stores.members, tenantId, filter, after, limit));
   } catch (error) {
     // The store cannot be read: a recent enough copy answers (RegistryCache.staleIfErrorMs), else the failure stands.
-    const stale = error instanceof AppError ? undefined : cache?.staleMemberList(tenantId)?.pageJson(filter, after, limit);
+    const stale = error instanceof AppError ? undefined : cache?.memberLists.stale(tenantId)?.pageJson(filter, after, limit);
     if (stale === undefined) throw error;
     return stale;
   }
@@ -34,7 +35,7 @@ export async function listMembers({ stores }: RegistryContext, tenantId: string,
 
 /** The tenant's list from the cache, or read whole and held there; undefined when the store's page is to answer. */
 async function memberListOf(members: MemberRepository, tenantId: string, cache: RegistryCache): Promise<TenantMemberList | undefined> {
-  const cached = cache.memberList(tenantId) ?? (cache.active ? await sharedRead(members, tenantId, cache) : undefined);
+  const cached = cache.memberLists.get(tenantId) ?? (cache.active ? await sharedRead(members, tenantId, cache) : undefined);
   // Not held (the cache off or suspended: a list it would not keep costs more to read than the page), or too large.
   return cached === 'tooMany' ? undefined : cached;
 }
@@ -46,14 +47,14 @@ async function memberListOf(members: MemberRepository, tenantId: string, cache: 
  */
 async function sharedRead(members: MemberRepository, tenantId: string, cache: RegistryCache): Promise<CachedMemberList> {
   const generation = cache.generation();
-  const running = cache.memberListReads.get(tenantId);
+  const running = cache.memberLists.reads.get(tenantId);
   if (running?.generation === generation) return running.list;
   const list = readMemberList(members, tenantId, cache, generation);
-  cache.memberListReads.set(tenantId, { generation, list });
+  cache.memberLists.reads.set(tenantId, { generation, list });
   try {
     return await list;
   } finally {
-    if (cache.memberListReads.get(tenantId)?.list === list) cache.memberListReads.delete(tenantId);
+    if (cache.memberLists.reads.get(tenantId)?.list === list) cache.memberLists.reads.delete(tenantId);
   }
 }
 
@@ -61,7 +62,7 @@ async function readMemberList(members: MemberRepository, tenantId: string, cache
   const listed = await members.listing(tenantId, MEMBER_LIST_HELD_AT_MOST);
   if (listed === undefined) throw notFound('tenant');
   const list = listed === 'tooMany' ? listed : new TenantMemberList(listed);
-  cache.putMemberList(tenantId, list, generation);
+  cache.memberLists.put(tenantId, list, generation);
   return list;
 }
 

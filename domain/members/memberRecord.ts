@@ -24,7 +24,7 @@ export interface MemberRecord {
   updatedAt: Date;
 }
 
-/** What the claims path needs of a user's membership in one tenant (cached per user, domain/registryCache.ts). */
+/** What the claims path needs of a user's membership in one tenant (cached per user, domain/reads/registryCache.ts). */
 export interface MembershipGrant {
   tenantId: string;
   status: MemberStatus;

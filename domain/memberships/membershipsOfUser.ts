@@ -2,7 +2,8 @@ import type { Membership, MembershipList } from '../schemas/membership.ts';
 import { claimsOfSnapshot } from '../claims/resolveClaims.ts';
 import type { MemberRepository } from '../members/memberRepository.ts';
 import type { TenantRepository } from '../tenants/tenantRepository.ts';
-import type { CachedTenant, RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
+import type { CachedTenant } from '../reads/tenantCache.ts';
 import { membershipGrantsOf } from '../claims/membershipGrants.ts';
 import { EVERY_TENANT, reaches, type TenantReach } from '../access/tenantReach.ts';
 
@@ -78,13 +79,13 @@ async function snapshotsOf(tenants: MembershipStores['tenants'], ids: string[], 
   const held: CachedTenant[] = [];
   const missing: string[] = [];
   for (const id of ids) {
-    const tenant = cache?.tenant(id);
+    const tenant = cache?.tenants.get(id);
     if (tenant) held.push(tenant);
     else missing.push(id);
   }
   if (missing.length === 0) return held;
   const generation = cache?.generation() ?? 0;
   const read = await tenants.snapshots(missing);
-  for (const tenant of read) cache?.putTenant(tenant, generation);
+  for (const tenant of read) cache?.tenants.put(tenant, generation);
   return [...held, ...read];
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, Uuid } from './common.ts';
 import { VERIFY_CODES } from '../apiKeys/keyVerdict.ts';
-import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ROTATION_GRACE_SECONDS } from '../apiKeys/rotateApiKey.ts';
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ROTATION_GRACE_SECONDS } from '../apiKeys/rotationGrace.ts';
 
 export const ApiKey = z
   .object({

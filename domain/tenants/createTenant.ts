@@ -6,7 +6,7 @@ import { initialStatus } from '../tenantLifecycle.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
-import { TENANT_LISTING } from '../keptListing.ts';
+import { TENANT_LISTING } from '../reads/listingNames.ts';
 
 export interface CreatedTenant {
   tenant: TenantRecord;

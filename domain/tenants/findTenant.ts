@@ -1,4 +1,4 @@
-import type { TenantLookup } from '../claimsLookup.ts';
+import type { TenantLookup } from '../claims/claimsLookup.ts';
 import { notFound } from '../errors.ts';
 import type { TenantRecord } from './tenantRecord.ts';
 import type { TenantRepository } from './tenantRepository.ts';

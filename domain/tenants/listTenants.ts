@@ -1,8 +1,9 @@
 import { TENANT_LIST_DEFAULT_LIMIT, type TenantListQuery } from '../schemas/tenant.ts';
-import type { RegistryCache } from '../registryCache.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import { decodeTenantCursor, encodeTenantCursor } from './tenantListCursor.ts';
 import type { TenantListFilter, TenantListPosition, TenantRepository } from './tenantRepository.ts';
-import { TENANT_LISTING, keptListing } from '../keptListing.ts';
+import { keptListing } from '../reads/keptListing.ts';
+import { TENANT_LISTING } from '../reads/listingNames.ts';
 import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
 
 /**
@@ -13,7 +14,7 @@ import { EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
  * from the registry cache, as a tenant's own read answers it (tenantDocument.ts: forgotten on every replica at any
  * change of the tenant), the ones it lacks from the store in one statement, written there by PostgreSQL (issue 40:
  * rows decoded only to be encoded again were most of what a page cost). A tenant gone between the two reads is left
- * out of the page. Pages answered lately are kept until any tenant changes (domain/keptListing.ts): a page read from
+ * out of the page. Pages answered lately are kept until any tenant changes (domain/reads/keptListing.ts): a page read from
  * memory costs no round trip to the store, which was most of what it cost.
  */
 export async function listTenants(
@@ -43,14 +44,14 @@ async function pageOfTenants(tenants: TenantRepository, cache: RegistryCache, fi
   const json = new Map<string, string>();
   const missing: string[] = [];
   for (const { id } of page) {
-    const held = cache.tenantDocument({ by: 'id', id });
+    const held = cache.documents.tenant({ by: 'id', id });
     if (held) json.set(id, held.json);
     else missing.push(id);
   }
   if (missing.length > 0) {
     for (const document of await tenants.documents(missing)) {
       json.set(document.id, document.json);
-      cache.putTenantDocument(document, generation);
+      cache.documents.putTenant(document, generation);
     }
   }
   const items = `[${page.flatMap(({ id }) => json.get(id) ?? []).join(',')}]`;

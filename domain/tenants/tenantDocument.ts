@@ -1,6 +1,6 @@
 import { requireReach, EVERY_TENANT, type TenantReach } from '../access/tenantReach.ts';
-import type { TenantLookup } from '../claimsLookup.ts';
-import type { RegistryCache } from '../registryCache.ts';
+import type { TenantLookup } from '../claims/claimsLookup.ts';
+import type { RegistryCache } from '../reads/registryCache.ts';
 import { findTenant } from './findTenant.ts';
 import type { TenantRepository } from './tenantRepository.ts';
 import { toTenant } from './tenantResponse.ts';
@@ -11,7 +11,7 @@ import { toTenant } from './tenantResponse.ts';
  * replica forgets it in the change's effects. A tenant-bound caller reaches only its tenants (not_found otherwise).
  */
 export async function tenantDocument(tenants: TenantRepository, cache: RegistryCache, lookup: TenantLookup, reach: TenantReach = EVERY_TENANT): Promise<string> {
-  const held = cache.tenantDocument(lookup);
+  const held = cache.documents.tenant(lookup);
   if (held) {
     requireReach(reach, held.id);
     return held.json;
@@ -19,6 +19,6 @@ export async function tenantDocument(tenants: TenantRepository, cache: RegistryC
   const generation = cache.generation();
   const tenant = await findTenant(tenants, lookup, reach);
   const json = JSON.stringify(toTenant(tenant));
-  cache.putTenantDocument({ id: tenant.id, slug: tenant.slug, json }, generation);
+  cache.documents.putTenant({ id: tenant.id, slug: tenant.slug, json }, generation);
   return json;
 }

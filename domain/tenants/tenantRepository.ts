@@ -1,8 +1,8 @@
-import type { TenantDocument } from '../registryCache.ts';
+import type { TenantDocument } from '../reads/documentCache.ts';
 import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
-import type { TenantLookup } from '../claimsLookup.ts';
+import type { TenantLookup } from '../claims/claimsLookup.ts';
 import type { TenantProductRecord } from '../entitlements/tenantProductRecord.ts';
-import type { CachedTenant } from '../registryCache.ts';
+import type { CachedTenant } from '../reads/tenantCache.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
 import type { AuditAppend } from '../schemas/audit.ts';

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Every replica caches API keys and tenants for verify and claims (domain/registryCache.ts). These triggers tell
+ * Every replica caches API keys and tenants for verify and claims (domain/reads/registryCache.ts). These triggers tell
  * them what changed, through NOTIFY on the `registry_changes` channel, whoever made the change (the API, an operator
  * in psql, a migration). Notifications are sent at commit and only when a field the caches hold changed, so the
  * last_used_at bookkeeping of verify stays silent. Payloads: `k:<api key prefix>` or `t:<tenant id>`.

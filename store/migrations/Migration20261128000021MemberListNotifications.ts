@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Every replica caches each tenant's member list (the members listing, domain/registryCache.ts). A change of a
+ * Every replica caches each tenant's member list (the members listing, domain/reads/registryCache.ts). A change of a
  * member or of its roles now also notifies `m:<tenant_id>` on `registry_changes`, beside `u:<user_id>`, which does not
  * name the tenant. PostgreSQL sends a payload once per transaction, so a change of many members of one tenant sends one.
  * A replica of the code before this one reads `m:` as a payload it does not know and forgets everything it caches.

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Every replica caches each directory's record (its token hashes, its state) and its users' SCIM reads
- * (domain/registryCache.ts): a change of a directory, of one of its users or of one of its groups notifies
+ * (domain/reads/registryCache.ts): a change of a directory, of one of its users or of one of its groups notifies
  * `d:<directory_id>` on `registry_changes`, once per transaction and directory. A replica of the code before this one
  * reads `d:` as a payload it does not know and forgets everything it caches.
  */

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Every replica keeps pages of the tenants' listing and of each tenant's API keys and invitations
- * (domain/keptListing.ts). A tenant's change already notifies `t:<id>`, which forgets the tenants' listing; these
+ * (domain/reads/keptListing.ts). A tenant's change already notifies `t:<id>`, which forgets the tenants' listing; these
  * tell what else moves a listing, on `registry_changes`, whoever made the change:
  * - `l:` a tenant inserted (once per statement: a new row is in no cache, only the listing changes);
  * - `a:<tenant id>` an API key of the tenant inserted, deleted or changed in what its listing shows; verify's

@@ -204,7 +204,7 @@ describe('POST /v1/internal/api-keys/verify', () => {
     expect((await verify({ key: plaintext })).body.valid).toBe(true);
     expect((await verify({ key: plaintext })).body.valid).toBe(true);
     // The key now sits in the registry cache, which would keep answering valid for CACHE_TTL_SECONDS on its own.
-    expect(service.deps.cache?.apiKey(api_key.prefix)).toMatchObject({ id: api_key.id, revoked: false });
+    expect(service.deps.cache?.apiKeys.get(api_key.prefix)).toMatchObject({ id: api_key.id, revoked: false });
     expect((await service.request('DELETE', `/v1/api-keys/${api_key.id}`)).status).toBe(204);
     expect((await verify({ key: plaintext })).body).toEqual({ valid: false, code: 'REVOKED' });
   });

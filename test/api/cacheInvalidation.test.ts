@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseApiKey } from '../../domain/apiKeyFormat.ts';
-import { RegistryCache } from '../../domain/registryCache.ts';
-import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/keptListing.ts';
+import { RegistryCache } from '../../domain/reads/registryCache.ts';
+import { TENANT_LISTING, apiKeyListing, invitationListing } from '../../domain/reads/listingNames.ts';
 import { tenantListingQuery } from '../../domain/tenants/listTenants.ts';
 import { invitationListingQuery } from '../../domain/invitations/listInvitations.ts';
 import { TENANT_LIST_DEFAULT_LIMIT } from '../../domain/schemas/tenant.ts';
@@ -58,7 +58,7 @@ const prefixOf = (plaintext: string) => parseApiKey(plaintext)!.prefix;
 describe('the registry cache of verify and claims', () => {
   it('a revoked key fails verification on the replica that revoked it at once, although it was cached there', async () => {
     const { keyId, plaintext } = await tenantWithKey(a);
-    await eventually(async () => (await verify(a, plaintext)).body.valid === true && a.cache.apiKey(prefixOf(plaintext)) !== undefined, 5_000, 'replica a holding the key');
+    await eventually(async () => (await verify(a, plaintext)).body.valid === true && a.cache.apiKeys.get(prefixOf(plaintext)) !== undefined, 5_000, 'replica a holding the key');
     expect((await a.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
     expect((await verify(a, plaintext)).body).toEqual({ valid: false, code: 'REVOKED' });
   });
@@ -69,7 +69,7 @@ describe('the registry cache of verify and claims', () => {
     await notificationsSettled(b.service.orm, b.cache);
     // A verify whose read raced any change (other files share the database and its notifications) stores nothing,
     // by design: b verifies until it holds the key.
-    await eventually(async () => (await verify(b, plaintext)).body.valid === true && b.cache.apiKey(prefixOf(plaintext)) !== undefined, 5_000, 'replica b holding the key');
+    await eventually(async () => (await verify(b, plaintext)).body.valid === true && b.cache.apiKeys.get(prefixOf(plaintext)) !== undefined, 5_000, 'replica b holding the key');
     expect((await a.service.request('DELETE', `/v1/api-keys/${keyId}`)).status).toBe(204);
     await eventually(async () => (await verify(b, plaintext)).body.valid === false, 5_000, 'replica b refusing the revoked key');
   });
@@ -150,7 +150,7 @@ describe('the registry cache of verify and claims', () => {
     for (const replica of [a, b]) {
       expect((await memberClaims(replica)).body).toMatchObject({ org_roles: ['IT_ADMIN'], membership_status: 'active' });
       // Cached once the insert's own notifications have come by.
-      await eventually(async () => (await memberClaims(replica)) && replica.cache.memberGrants(userId) !== undefined, 5_000, 'the member cached');
+      await eventually(async () => (await memberClaims(replica)) && replica.cache.grants.get(userId) !== undefined, 5_000, 'the member cached');
     }
     await setMemberStatus(a.service.orm, tenant.id, userId, 'inactive');
     for (const replica of [a, b]) {
@@ -176,7 +176,7 @@ describe('the registry cache of verify and claims', () => {
     const memberClaims = async (replica: Replica) =>
       (await replica.service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id, user_id: userId })).body as { org_roles: string[]; membership_status: string };
     for (const replica of [a, b]) {
-      await eventually(async () => (await memberClaims(replica)).org_roles[0] === 'MEMBER' && replica.cache.memberGrants(userId) !== undefined, 5_000, 'the member cached');
+      await eventually(async () => (await memberClaims(replica)).org_roles[0] === 'MEMBER' && replica.cache.grants.get(userId) !== undefined, 5_000, 'the member cached');
     }
     const member = `/v1/tenants/${tenant.id}/members/${encodeURIComponent(userId)}`;
     expect((await a.service.request('PUT', member, { roles: ['IT_ADMIN'] })).status).toBe(200);
@@ -214,7 +214,7 @@ describe('the registry cache of verify and claims', () => {
       return byId.body.name as string;
     };
     for (const replica of [a, b]) {
-      await eventually(async () => (await named(replica)) === 'Cache' && replica.cache.tenantDocument({ by: 'id', id: tenant.id }) !== undefined, 5_000, 'the tenant held');
+      await eventually(async () => (await named(replica)) === 'Cache' && replica.cache.documents.tenant({ by: 'id', id: tenant.id }) !== undefined, 5_000, 'the tenant held');
     }
     expect((await a.service.request('PATCH', `/v1/tenants/${tenant.id}`, { name: 'Renamed' })).status).toBe(200);
     expect(await named(a)).toBe('Renamed');
@@ -235,7 +235,7 @@ describe('the registry cache of verify and claims', () => {
     };
     for (const replica of [a, b]) {
       // Held once the inserts' own notifications have come by.
-      await eventually(async () => (await listed(replica))?.roles[0] === 'MEMBER' && replica.cache.memberList(tenant.id) !== undefined, 5_000, 'the list held');
+      await eventually(async () => (await listed(replica))?.roles[0] === 'MEMBER' && replica.cache.memberLists.get(tenant.id) !== undefined, 5_000, 'the list held');
     }
     const member = `/v1/tenants/${tenant.id}/members/${encodeURIComponent(userId)}`;
     expect((await a.service.request('PUT', member, { roles: ['IT_ADMIN'] })).status).toBe(200);
@@ -257,13 +257,13 @@ describe('the registry cache of verify and claims', () => {
       ((await replica.service.request('GET', `/v1/tenants?q=${slug}`)).body.items as { slug: string; name: string }[]).map((t) => `${t.slug} ${t.name}`);
     for (const replica of [a, b]) {
       // Held once no other test's tenant change (any forgets the listing) came in between.
-      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listing(TENANT_LISTING, query) !== undefined, 5_000, 'the empty page held');
+      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listings.page(TENANT_LISTING, query) !== undefined, 5_000, 'the empty page held');
     }
     const created = await a.service.request('POST', '/v1/tenants', { slug, name: 'Listed' });
     expect(created.status).toBe(201);
     expect(await listed(a)).toEqual([`${slug} Listed`]);
     await eventually(async () => (await listed(b)).length === 1, 5_000, "replica b's page with the new tenant");
-    for (const replica of [a, b]) await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listing(TENANT_LISTING, query) !== undefined, 5_000, 'the page held again');
+    for (const replica of [a, b]) await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listings.page(TENANT_LISTING, query) !== undefined, 5_000, 'the page held again');
     await a.service.orm.em.fork().execute('update tenants set name = ? where id = ?', ['Renamed in the database', created.body.tenant.id]);
     for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === `${slug} Renamed in the database`, 5_000, 'the name set in the database');
   });
@@ -274,7 +274,7 @@ describe('the registry cache of verify and claims', () => {
       ((await replica.service.request('GET', `/v1/api-keys?tenant_id=${tenant.id}`)).body.items as { id: string; name: string; revoked_at: string | null }[]).map(
         (k) => `${k.name}${k.revoked_at ? ' revoked' : ''}`,
       );
-    const held = (replica: Replica) => replica.cache.listing(apiKeyListing(tenant.id), '') !== undefined;
+    const held = (replica: Replica) => replica.cache.listings.page(apiKeyListing(tenant.id), '') !== undefined;
     for (const replica of [a, b]) await eventually(async () => (await listed(replica)).join() === 'k' && held(replica), 5_000, 'the listing held');
     expect((await a.service.request('POST', '/v1/api-keys', { tenant_id: tenant.id, name: 'second' })).status).toBe(201);
     expect(await listed(a)).toEqual(['second', 'k']);
@@ -300,14 +300,14 @@ describe('the registry cache of verify and claims', () => {
     const listed = async (replica: Replica) =>
       ((await replica.service.request('GET', `/v1/tenants/${tenant.id}/invitations`)).body.items as { email: string; state: string }[]).map((i) => `${i.email} ${i.state}`);
     for (const replica of [a, b]) {
-      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listing(invitationListing(tenant.id), query) !== undefined, 5_000, 'the empty listing held');
+      await eventually(async () => (await listed(replica)).length === 0 && replica.cache.listings.page(invitationListing(tenant.id), query) !== undefined, 5_000, 'the empty listing held');
     }
     const invited = await a.service.request('POST', `/v1/tenants/${tenant.id}/invitations`, { email: 'listed@cache.example', send_email: false });
     expect(invited.status).toBe(201);
     expect(await listed(a)).toEqual(['listed@cache.example pending']);
     await eventually(async () => (await listed(b)).length === 1, 5_000, "replica b's listing with the invitation");
     for (const replica of [a, b]) {
-      await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listing(invitationListing(tenant.id), query) !== undefined, 5_000, 'the listing held again');
+      await eventually(async () => (await listed(replica)).length === 1 && replica.cache.listings.page(invitationListing(tenant.id), query) !== undefined, 5_000, 'the listing held again');
     }
     await a.service.orm.em.fork().execute("update invitations set state = 'expired' where tenant_id = ?", [tenant.id]);
     for (const replica of [a, b]) await eventually(async () => (await listed(replica))[0] === 'listed@cache.example expired', 5_000, 'the state set in the database');
@@ -319,7 +319,7 @@ describe('the registry cache of verify and claims', () => {
     const [row] = await a.service.orm.em.fork().execute<{ description: string }[]>("select description from catalog_products where key = 'automation'");
     const original = row!.description;
     for (const replica of [a, b]) {
-      await eventually(async () => (await described(replica)) === original && replica.cache.catalogDocument() !== undefined, 5_000, 'the catalog held');
+      await eventually(async () => (await described(replica)) === original && replica.cache.documents.catalog() !== undefined, 5_000, 'the catalog held');
     }
     const setDescription = (description: string) => a.service.orm.em.fork().execute("update catalog_products set description = ? where key = 'automation'", [description]);
     try {
@@ -340,7 +340,7 @@ describe('the registry cache of verify and claims', () => {
       const { keyId, plaintext } = await tenantWithKey(a);
       // Held once a verify's read raced no notification (other files' changes notify too, and a raced read is not kept).
       await eventually(
-        async () => (await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body.valid === true && cache.apiKey(prefixOf(plaintext)) !== undefined,
+        async () => (await c.request('POST', '/v1/internal/api-keys/verify', { key: plaintext })).body.valid === true && cache.apiKeys.get(prefixOf(plaintext)) !== undefined,
         5_000,
         'the key held',
       );
@@ -372,7 +372,7 @@ describe("the registry cache of a directory's SCIM reads", () => {
     const id = (await scim(a, 'POST', '/Users', { userName: email, displayName: 'First' })).body.id as string;
     for (const replica of [a, b]) expect((await scim(replica, 'GET', byName(email))).body.Resources[0].displayName).toBe('First');
     await eventually(
-      async () => (await scim(b, 'GET', byName(email))).body.Resources[0].displayName === 'First' && b.cache.directoryRead(directory.id, `page|userName|${email}|1|200||`) !== undefined,
+      async () => (await scim(b, 'GET', byName(email))).body.Resources[0].displayName === 'First' && b.cache.directories.read(directory.id, `page|userName|${email}|1|200||`) !== undefined,
       5_000,
       'replica b holding the read',
     );

@@ -75,7 +75,7 @@ describe('PostgreSQL unreachable', () => {
         expect((await service.request('POST', '/v1/internal/api-keys/verify', { key: key.plaintext })).body).toMatchObject({ code: 'VALID' });
         expect((await service.request('POST', '/v1/internal/idp/claims', { tenant_id: tenant.id })).status).toBe(200);
       },
-      () => cache.staleApiKey(parseApiKey(key.plaintext)!.prefix) !== undefined && cache.staleTenant({ by: 'id', id: tenant.id }) !== undefined,
+      () => cache.apiKeys.stale(parseApiKey(key.plaintext)!.prefix) !== undefined && cache.tenants.stale({ by: 'id', id: tenant.id }) !== undefined,
     );
     const requests: [string, string, unknown?][] = [
       ['GET', '/v1/tenants'],
@@ -123,7 +123,7 @@ describe('PostgreSQL unreachable', () => {
           await notificationsSettled(orm, cache);
           expect((await claims(userId)).status).toBe(200);
         },
-        () => cache.staleMemberGrants(userId) !== undefined && cache.staleTenant({ by: 'id', id: tenant.id }) !== undefined,
+        () => cache.grants.stale(userId) !== undefined && cache.tenants.stale({ by: 'id', id: tenant.id }) !== undefined,
       );
       const res = await claims(userId);
       expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toIdpError } from '../../identityProvider/keycloakErrors.ts';
-import { isRetryableFailure } from '../../workflows/tenantActor/provisioningVocabulary.ts';
+import { isRetryableFailure } from '../../domain/provisioning/provisioningVocabulary.ts';
 
 describe('toIdpError', () => {
   it('classifies transport failures as unavailable, so provisioning retries them: unreachable, timed out, a body cut off', () => {

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IdpError, TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
-import type { IdpFailureKind } from '../../workflows/tenantActor/provisioningVocabulary.ts';
+import type { IdpFailureKind } from '../../domain/provisioning/provisioningVocabulary.ts';
 import { kindForStatus } from '../../identityProvider/keycloakErrors.ts';
 import {
   KeycloakIdentityProvider,

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { TenantMemberList } from '../../domain/members/tenantMemberList.ts';
-import { RegistryCache } from '../../domain/registryCache.ts';
+import { RegistryCache } from '../../domain/reads/registryCache.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startChangeListener } from '../../store/changeListener.ts';
 import { openOrm } from '../../store/orm.ts';
@@ -28,22 +28,22 @@ describe('the cache change listener', () => {
     });
     try {
       await listener.ready;
-      cache.putApiKey('trk_a', key, cache.generation());
+      cache.apiKeys.put('trk_a', key, cache.generation());
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(cache.apiKey('trk_a')).toBeDefined();
+      expect(cache.apiKeys.get('trk_a')).toBeDefined();
 
       // The listener's connection now silently carries nothing: no error, no notification, no heartbeat answer.
       proxy.stall();
       const stalledAt = Date.now();
-      await eventually(async () => cache.apiKey('trk_a') === undefined, 5_000, 'the cache to stop serving');
+      await eventually(async () => cache.apiKeys.get('trk_a') === undefined, 5_000, 'the cache to stop serving');
       // Lease 500 ms after the last answered heartbeat (sent at most 100 ms before the stall), plus scheduling slack.
       expect(Date.now() - stalledAt).toBeLessThan(1_500);
 
       // A new connection through the proxy works: the listener reconnects and the cache serves again, empty.
       await eventually(async () => cache.active, 5_000, 'the cache to resume');
-      expect(cache.apiKey('trk_a')).toBeUndefined();
-      cache.putApiKey('trk_a', key, cache.generation());
-      expect(cache.apiKey('trk_a')).toBeDefined();
+      expect(cache.apiKeys.get('trk_a')).toBeUndefined();
+      cache.apiKeys.put('trk_a', key, cache.generation());
+      expect(cache.apiKeys.get('trk_a')).toBeDefined();
     } finally {
       await listener.stop();
       await proxy.close();
@@ -55,9 +55,9 @@ describe('the cache change listener', () => {
     const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener'), heartbeatMs: 100, leaseMs: 500 });
     try {
       await listener.ready;
-      cache.putApiKey('trk_b', key, cache.generation());
+      cache.apiKeys.put('trk_b', key, cache.generation());
       await new Promise((resolve) => setTimeout(resolve, 1_200));
-      expect(cache.apiKey('trk_b')).toBeDefined();
+      expect(cache.apiKeys.get('trk_b')).toBeDefined();
     } finally {
       await listener.stop();
     }
@@ -77,9 +77,9 @@ describe('the cache change listener', () => {
       const grant = [{ tenantId, status: 'active' as const, roles: ['IT_ADMIN'], permissions: [] }];
       const otherTenant = '00000000-0000-4000-8000-00000000000e';
       const fill = () => {
-        for (const user of ['listener-changed', 'listener-other', 'listener-sentinel']) cache.putMemberGrants(user, grant, cache.generation());
-        for (const id of [tenantId, otherTenant]) cache.putMemberList(id, new TenantMemberList([]), cache.generation());
-        cache.putApiKey('trk_c', key, cache.generation());
+        for (const user of ['listener-changed', 'listener-other', 'listener-sentinel']) cache.grants.put(user, grant, cache.generation());
+        for (const id of [tenantId, otherTenant]) cache.memberLists.put(id, new TenantMemberList([]), cache.generation());
+        cache.apiKeys.put('trk_c', key, cache.generation());
       };
       /**
        * Makes the change until what it must keep survives it. Other test files share the database, and a role changed
@@ -91,32 +91,32 @@ describe('the cache change listener', () => {
           fill();
           await orm.em.fork().execute(change, [tenantId]);
           await eventually(async () => forgotten(), 5_000, what);
-          if (kept() || cache.memberGrants('listener-sentinel') !== undefined) break;
+          if (kept() || cache.grants.get('listener-sentinel') !== undefined) break;
         }
         expect(kept(), what).toBe(true);
       };
       await insertMember(orm, { tenantId, userId: 'listener-changed', status: 'active', roles: ['IT_ADMIN'] });
       await forgetsOnly(
         `update members set updated_at = now() where tenant_id = ? and user_id = 'listener-changed'`,
-        () => cache.memberGrants('listener-changed') === undefined && cache.memberList(tenantId) === undefined,
-        () => cache.memberGrants('listener-other') !== undefined && cache.memberList(otherTenant) !== undefined && cache.apiKey('trk_c') !== undefined,
+        () => cache.grants.get('listener-changed') === undefined && cache.memberLists.get(tenantId) === undefined,
+        () => cache.grants.get('listener-other') !== undefined && cache.memberLists.get(otherTenant) !== undefined && cache.apiKeys.get('trk_c') !== undefined,
         "a member's change: that user's grants and that tenant's list",
       );
       await forgetsOnly(
         `update member_roles set role_id = role_id where tenant_id = ? and user_id = 'listener-changed'`,
-        () => cache.memberList(tenantId) === undefined,
-        () => cache.memberGrants('listener-other') !== undefined && cache.memberList(otherTenant) !== undefined,
+        () => cache.memberLists.get(tenantId) === undefined,
+        () => cache.grants.get('listener-other') !== undefined && cache.memberLists.get(otherTenant) !== undefined,
         "a change of a member's roles: that tenant's list",
       );
 
       await notificationsSettled(orm, cache);
       fill();
       await orm.em.fork().execute(`update roles set name = name where slug = 'MEMBER' and tenant_id is null`);
-      await eventually(async () => cache.memberGrants('listener-other') === undefined, 5_000, "every user's grants forgotten");
-      expect(cache.memberGrants('listener-changed')).toBeUndefined();
-      expect(cache.memberList(tenantId)).toBeUndefined();
-      expect(cache.memberList(otherTenant)).toBeUndefined();
-      expect(cache.apiKey('trk_c')).toBeDefined();
+      await eventually(async () => cache.grants.get('listener-other') === undefined, 5_000, "every user's grants forgotten");
+      expect(cache.grants.get('listener-changed')).toBeUndefined();
+      expect(cache.memberLists.get(tenantId)).toBeUndefined();
+      expect(cache.memberLists.get(otherTenant)).toBeUndefined();
+      expect(cache.apiKeys.get('trk_c')).toBeDefined();
     } finally {
       await listener.stop();
       await orm.close();

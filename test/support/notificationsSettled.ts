@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RegistryCache } from '../../domain/registryCache.ts';
+import type { RegistryCache } from '../../domain/reads/registryCache.ts';
 import { CHANGE_CHANNEL } from '../../store/changeListener.ts';
 import type { Orm } from '../../store/orm.ts';
 import { eventually } from './eventually.ts';
@@ -11,8 +11,8 @@ import { eventually } from './eventually.ts';
  */
 export async function notificationsSettled(orm: Orm, cache: RegistryCache): Promise<void> {
   const barrier = `trk_barrier_${randomUUID()}`;
-  cache.putMissingApiKey(barrier, cache.generation());
-  if (!cache.apiKeyKnownMissing(barrier)) throw new Error('the cache is not live: it holds nothing a barrier could clear');
+  cache.apiKeys.putMissing(barrier, cache.generation());
+  if (!cache.apiKeys.knownMissing(barrier)) throw new Error('the cache is not live: it holds nothing a barrier could clear');
   await orm.em.fork().execute(`select pg_notify('${CHANGE_CHANNEL}', ?)`, [`k:${barrier}`]);
-  await eventually(async () => !cache.apiKeyKnownMissing(barrier), 5_000, 'the notifications before the barrier');
+  await eventually(async () => !cache.apiKeys.knownMissing(barrier), 5_000, 'the notifications before the barrier');
 }

@@ -1,5 +1,5 @@
 import { IdpError, type IdentityProvider } from '../../identityProvider/identityProvider.ts';
-import type { IdpFailureKind } from '../../workflows/tenantActor/provisioningVocabulary.ts';
+import type { IdpFailureKind } from '../../domain/provisioning/provisioningVocabulary.ts';
 
 type Method = {
   [K in keyof IdentityProvider]: IdentityProvider[K] extends (...args: never[]) => Promise<unknown> ? K : never;

@@ -9,6 +9,4 @@ export interface AuditStreamInput {
   afterId: number;
 }
 
-export type AuditStreamProgress = { status: 'deleted' } | { status: 'delivering'; deliveredThroughId: number };
-
 export const auditStreamStateQuery = defineQuery<{ deliveredThroughId: number }>('state');

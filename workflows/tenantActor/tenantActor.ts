@@ -32,7 +32,7 @@ import {
   type ProvisioningFailure,
   type ProvisioningOutcome,
   type RecordedOutcome,
-} from './provisioningVocabulary.ts';
+} from '../../domain/provisioning/provisioningVocabulary.ts';
 import {
   actorStateQuery,
   provisionAndWaitUpdate,

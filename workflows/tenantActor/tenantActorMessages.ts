@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RetryPolicy } from '../../domain/retryPolicy.ts';
 import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
-import type { InvitationSendOutcome, ProvisioningFailure, ProvisioningOutcome } from './provisioningVocabulary.ts';
+import type { InvitationSendOutcome, ProvisioningFailure, ProvisioningOutcome } from '../../domain/provisioning/provisioningVocabulary.ts';
 
 /**
  * Shared by the workflow and its clients (API, operators' docs) so names and payloads cannot drift apart. The task
@@ -9,7 +9,7 @@ import type { InvitationSendOutcome, ProvisioningFailure, ProvisioningOutcome } 
  */
 export const tenantActorWorkflowId = (tenantId: string) => `tenant-${tenantId}`;
 
-export type { InvitationSendOutcome, ProvisioningOutcome, ProvisioningStep } from './provisioningVocabulary.ts';
+export type { InvitationSendOutcome, ProvisioningOutcome, ProvisioningStep } from '../../domain/provisioning/provisioningVocabulary.ts';
 
 /** How the provider's steps retry an `unavailable` provider before provisioning counts as failed (PROVISIONING_RETRY_*). */
 export type ProvisioningRetryPolicy = RetryPolicy;

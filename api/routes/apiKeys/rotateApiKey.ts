@@ -2,7 +2,8 @@ import { ApiKeyCreated, ApiKeyRotate } from '../../../domain/schemas/apiKey.ts';
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
 import { toApiKey } from '../../../domain/apiKeys/apiKeyResponse.ts';
 import { PLAINTEXT_WARNING } from '../../../domain/apiKeys/createApiKey.ts';
-import { DEFAULT_ROTATION_GRACE_SECONDS, rotateApiKey } from '../../../domain/apiKeys/rotateApiKey.ts';
+import { rotateApiKey } from '../../../domain/apiKeys/rotateApiKey.ts';
+import { DEFAULT_ROTATION_GRACE_SECONDS } from '../../../domain/apiKeys/rotationGrace.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
 export const rotateApiKeyRoute = defineRoute({

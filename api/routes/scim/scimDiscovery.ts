@@ -29,7 +29,7 @@ export const scimSchemasRoute = scimRoute({
 /** One of a discovery list's entries by its id, or SCIM's 404. */
 const oneOf = <T extends { id: string }>(entries: T[], id: string, what: string): T => {
   const entry = entries.find((e) => e.id === id);
-  if (!entry) throw new ScimError(404, `no ${what} ${id} at this endpoint`);
+  if (!entry) throw new ScimError('not_found', `no ${what} ${id} at this endpoint`);
   return entry;
 };
 
@@ -56,6 +56,6 @@ export const scimSearchEverythingRoute = scimRoute({
   summary: 'a search across resource types at once: not offered (501); search /Users/.search or /Groups/.search',
   body: true,
   handler: async () => {
-    throw new ScimError(501, 'searching several resource types at once is not offered; POST /Users/.search or /Groups/.search');
+    throw new ScimError('not_implemented', 'searching several resource types at once is not offered; POST /Users/.search or /Groups/.search');
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authenticateDirectory } from '../../../domain/directories/authenticateDirectory.ts';
 import type { DirectoryRecord } from '../../../domain/directories/directoryRecord.ts';
-import { SCIM_MEDIA_TYPE } from '../../../domain/directories/scimError.ts';
+import { SCIM_MEDIA_TYPE } from '../../scimAnswer.ts';
 import { Uuid } from '../../../domain/schemas/common.ts';
 import { defineRoute, type RouteResponse, type RouteScope } from '../../routing/routeDefinition.ts';
 import { publicBaseUrl } from '../directories/publicBaseUrl.ts';

@@ -9,7 +9,7 @@ import { capturedEmails, clearFaults, injectFault, seedForeignUser } from '../..
 import { postgresStores } from '../../../store/postgresStores.ts';
 import { testSecretBox } from '../../support/testSecretBox.ts';
 import type { InviteLedger } from '../../../domain/provisioning/inviteLedger.ts';
-import type { ProviderStepsDone, ProviderStepsStopped } from '../../../workflows/tenantActor/provisioningVocabulary.ts';
+import type { ProviderStepsDone, ProviderStepsStopped } from '../../../domain/provisioning/provisioningVocabulary.ts';
 import { insertMember } from '../../support/memberRows.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
 

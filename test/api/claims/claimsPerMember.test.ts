@@ -146,7 +146,7 @@ describe('a change of what a member holds reaches its next claims answer at once
     expect(created.status).toBe(201);
     const userId = await userIn([tenant, 'active', [role]]);
     expect((await claims({ tenant_id: tenant.id, user_id: userId })).body.permissions).toEqual([permissions[0]]);
-    await eventually(async () => (await claims({ tenant_id: tenant.id, user_id: userId })).status === 200 && service.deps.cache.memberGrants(userId) !== undefined, 5_000, 'the grants held');
+    await eventually(async () => (await claims({ tenant_id: tenant.id, user_id: userId })).status === 200 && service.deps.cache.grants.get(userId) !== undefined, 5_000, 'the grants held');
     expect((await service.request('PATCH', `/v1/roles/${created.body.id}`, { permissions: [permissions[1]] })).status).toBe(200);
     expect((await claims({ tenant_id: tenant.id, user_id: userId })).body.permissions).toEqual([permissions[1]]);
   });
@@ -159,7 +159,7 @@ describe('a change of what a member holds reaches its next claims answer at once
     const member = `/v1/tenants/${tenant.id}/members/${encodeURIComponent(userId)}`;
     const now = async () => (await claims({ tenant_id: tenant.id, user_id: userId })).body;
     expect(await now()).toMatchObject({ org_roles: ['MEMBER'], permissions: [], membership_status: 'active' });
-    await eventually(async () => (await now()).membership_status === 'active' && service.deps.cache.memberGrants(userId) !== undefined, 5_000, 'the grants held');
+    await eventually(async () => (await now()).membership_status === 'active' && service.deps.cache.grants.get(userId) !== undefined, 5_000, 'the grants held');
 
     expect((await service.request('PUT', member, { roles: ['IT_ADMIN', 'MEMBER'] })).status).toBe(200);
     expect(await now()).toMatchObject({ org_roles: ['IT_ADMIN', 'MEMBER'], permissions: IT_ADMIN_PERMISSIONS, membership_status: 'active' });

@@ -453,7 +453,7 @@ describe('GET /v1/tenants/{id}/members from the registry cache', () => {
     }
     expect(pages).toBeGreaterThan(100);
     // The pages above came from memory: the tenant's list is held.
-    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
+    expect(service.deps.cache.memberLists.get(tenant.id)).toBeInstanceOf(TenantMemberList);
   });
 
   it("a member added, changed, deactivated or removed through this replica, or its role's permissions changed, is in the list at once", async () => {
@@ -461,7 +461,7 @@ describe('GET /v1/tenants/{id}/members from the registry cache', () => {
     const admin = await member(tenant.id, ['IT_ADMIN']);
     const items = async (query: Record<string, string> = {}) => (await list(tenant.id, query)).body.items as Member[];
     expect((await items()).map((m) => m.user_id)).toEqual([admin.user_id]);
-    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
+    expect(service.deps.cache.memberLists.get(tenant.id)).toBeInstanceOf(TenantMemberList);
 
     const ada = await member(tenant.id, ['MEMBER']);
     expect((await items()).map((m) => m.user_id).sort()).toEqual([admin.user_id, ada.user_id].sort());
@@ -479,7 +479,7 @@ describe('GET /v1/tenants/{id}/members from the registry cache', () => {
     expect((await items({ role: role.slug }))[0]).toMatchObject({ user_id: viewer.user_id, permissions: [] });
     expect((await service.request('PATCH', `/v1/roles/${role.id}`, { permissions: ['audit:read'] })).status).toBe(200);
     expect((await items({ role: role.slug }))[0]).toMatchObject({ user_id: viewer.user_id, permissions: ['audit:read'] });
-    expect(service.deps.cache.memberList(tenant.id)).toBeInstanceOf(TenantMemberList);
+    expect(service.deps.cache.memberLists.get(tenant.id)).toBeInstanceOf(TenantMemberList);
   });
 });
 

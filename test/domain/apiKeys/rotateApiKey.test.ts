@@ -3,7 +3,7 @@ import { createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
 import { rotateApiKey } from '../../../domain/apiKeys/rotateApiKey.ts';
 import { revokeApiKey } from '../../../domain/apiKeys/revokeApiKey.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { apiKeyListing } from '../../../domain/keptListing.ts';
+import { apiKeyListing } from '../../../domain/reads/listingNames.ts';
 import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 

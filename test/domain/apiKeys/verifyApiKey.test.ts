@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../domain/apiKeys/createApiKey.ts';
 import { verifyApiKey, type VerifyDependencies } from '../../../domain/apiKeys/verifyApiKey.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import { generateApiKey } from '../../../domain/apiKeyFormat.ts';
 import { InMemoryApiKeyRepository } from '../../support/fakes/inMemoryApiKeyRepository.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { membershipGrantsOf } from '../../../domain/claims/membershipGrants.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import { memberRecord, UserMemberships } from '../../support/fakes/userMemberships.ts';
 
 function cacheAt(staleIfErrorMs: number) {

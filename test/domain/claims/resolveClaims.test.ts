@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimsOfSnapshot, resolveClaims } from '../../../domain/claims/resolveClaims.ts';
 import { isEntitlementCurrent } from '../../../domain/entitlements/entitlementRules.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
 import { boundTo } from '../../../domain/access/tenantReach.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';

@@ -25,7 +25,7 @@ describe('scimSearchRequest', () => {
 
   it('refuses a body without the SearchRequest schema, or with lists and numbers of the wrong type', () => {
     for (const body of [{}, { schemas: [SCIM_SEARCH_REQUEST_SCHEMA], attributes: 'userName' }, { schemas: [SCIM_SEARCH_REQUEST_SCHEMA], count: '2' }, []]) {
-      expect(() => scimSearchRequest(body)).toThrow(expect.objectContaining({ status: 400, scimType: 'invalidValue' }));
+      expect(() => scimSearchRequest(body)).toThrow(expect.objectContaining({ code: 'invalid_input', scimType: 'invalidValue' }));
     }
   });
 });

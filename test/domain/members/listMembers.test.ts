@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { listMembers, MEMBER_LIST_HELD_AT_MOST } from '../../../domain/members/listMembers.ts';
 import { encodeMemberCursor } from '../../../domain/members/memberListCursor.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import type { MemberListQuery } from '../../../domain/schemas/members.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 
@@ -55,7 +55,7 @@ describe('listMembers', () => {
     for (const withCache of [undefined, cache]) {
       await expect(listMembers(registry, MISSING, {}, withCache)).rejects.toMatchObject({ code: 'not_found', message: 'tenant not found' });
     }
-    expect(cache.memberList(MISSING)).toBeUndefined();
+    expect(cache.memberLists.get(MISSING)).toBeUndefined();
     const refused = ['x', '["a"]', '{"email":"a"}', '["a",""]', '["a\\u0000","u"]', '["a","u\\u0000"]'].map((text) => (text === 'x' ? text : Buffer.from(text).toString('base64url')));
     for (const cursor of refused) await expect(listMembers(registry, TENANT, { cursor }), cursor).rejects.toMatchObject({ code: 'invalid_input' });
     expect(JSON.parse((await listMembers(registry, TENANT, { cursor: encodeMemberCursor({ email: 'zzz', userId: 'z' }) })).toString())).toEqual({ items: [] });
@@ -84,7 +84,7 @@ describe('listMembers', () => {
       await listMembers(registry, TENANT, { q: 'm1' }, cache);
       await listMembers(registry, TENANT, { q: 'é' }, cache);
       expect(reads.page).toHaveBeenCalledTimes(storePages + 1);
-      expect(cache.stats).toMatchObject({ memberListMisses: 1 });
+      expect(cache.memberLists.stats).toMatchObject({ misses: 1 });
     });
 
     it('holds a tenant of more than MEMBER_LIST_HELD_AT_MOST members as too many: its pages come from the store, without reading it whole again', async () => {
@@ -95,7 +95,7 @@ describe('listMembers', () => {
       expect(await listMembers(registry, TENANT, {}, cache)).toEqual(first);
       expect(reads.listing).toHaveBeenCalledTimes(1);
       expect(reads.page).toHaveBeenCalledTimes(2);
-      expect(cache.memberList(TENANT)).toBe('tooMany');
+      expect(cache.memberLists.get(TENANT)).toBe('tooMany');
     });
 
     it('reads the whole list once for the requests that come while it is read; one that comes after an invalidation reads it again', async () => {
@@ -110,9 +110,9 @@ describe('listMembers', () => {
       expect(all!.items).toHaveLength(3);
       expect(first!.items).toHaveLength(1);
       expect(active!.items).toHaveLength(3);
-      expect(cache.memberListReads.size).toBe(0);
+      expect(cache.memberLists.reads.size).toBe(0);
       // The second read began after the invalidation: it is the one held.
-      expect(cache.memberList(TENANT)).toBeDefined();
+      expect(cache.memberLists.get(TENANT)).toBeDefined();
     });
 
     it('reads the store page, not the whole list, while the cache cannot hold it (suspended)', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundTo } from '../../../domain/access/tenantReach.ts';
 import { membershipsOfUser, type ProviderMembership } from '../../../domain/memberships/membershipsOfUser.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
-import { RegistryCache } from '../../../domain/registryCache.ts';
+import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 import { memberRecord, UserMemberships } from '../../support/fakes/userMemberships.ts';
 

@@ -1,9 +1,9 @@
 import { toTenant } from '../../../domain/tenants/tenantResponse.ts';
 import type { QueuedActorCommand } from '../../../domain/changeEffects/changeEffects.ts';
-import type { TenantLookup } from '../../../domain/claimsLookup.ts';
+import type { TenantLookup } from '../../../domain/claims/claimsLookup.ts';
 import type { OutboxCommand } from '../../../domain/tenantActor/tenantActorCommand.ts';
 import type { TenantProductRecord } from '../../../domain/entitlements/tenantProductRecord.ts';
-import type { CachedTenant } from '../../../domain/registryCache.ts';
+import type { CachedTenant } from '../../../domain/reads/tenantCache.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
 import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';

@@ -1,6 +1,6 @@
-import { SLUG_PATTERN } from './schemas/common.ts';
-import type { ClaimsRequest } from './schemas/claims.ts';
-import { invalidInput } from './errors.ts';
+import { SLUG_PATTERN } from '../schemas/common.ts';
+import type { ClaimsRequest } from '../schemas/claims.ts';
+import { invalidInput } from '../errors.ts';
 
 export type TenantLookup = { by: 'id'; id: string } | { by: 'slug'; slug: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readOrStale } from '../../domain/readOrStale.ts';
+import { readOrStale } from '../../../domain/reads/readOrStale.ts';
 
 describe('readOrStale', () => {
   it("answers the store's read, not found included, without asking for a copy", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedTtlMap } from '../../domain/boundedTtlMap.ts';
+import { BoundedTtlMap } from '../../../domain/reads/boundedTtlMap.ts';
 
 describe('BoundedTtlMap', () => {
   it('a sweep forgets the oldest entries that are expired and past the stale window, and stops at the first that stays', () => {

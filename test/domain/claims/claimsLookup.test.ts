@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orgRolesFrom, tenantLookupFor } from '../../domain/claimsLookup.ts';
-import { AppError } from '../../domain/errors.ts';
+import { orgRolesFrom, tenantLookupFor } from '../../../domain/claims/claimsLookup.ts';
+import { AppError } from '../../../domain/errors.ts';
 
 const ID_A = randomUUID();
 const ID_B = randomUUID();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScopedReads } from '../../domain/scopedReads.ts';
+import { ScopedReads } from '../../../domain/reads/scopedReads.ts';
 
 describe('ScopedReads', () => {
   it('a read set into a scope whose reads have all expired starts the scope afresh: the expired reads are not kept', () => {

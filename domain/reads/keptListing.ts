@@ -1,13 +1,6 @@
 import { keptAnswer } from './keptAnswer.ts';
 import type { RegistryCache } from './registryCache.ts';
 
-/** The tenants' listing: one, whatever its filters, since any tenant's change may move it. */
-export const TENANT_LISTING = 'tenants';
-/** A tenant's API keys' listing. */
-export const apiKeyListing = (tenantId: string) => `apiKeys:${tenantId}`;
-/** A tenant's invitations' listing. */
-export const invitationListing = (tenantId: string) => `invitations:${tenantId}`;
-
 /**
  * A listing's page for `query` from the registry cache while it holds it, else `read`'s, then kept (as keptAnswer
  * keeps an answer: a full page of tenants, keys or invitations is long enough to be cheaper to send again as bytes).
@@ -16,10 +9,10 @@ export const invitationListing = (tenantId: string) => `invitations:${tenantId}`
  * A read that raced a change is not kept (the cache's generation); a read that throws (no such tenant) keeps nothing.
  */
 export async function keptListing(cache: RegistryCache | undefined, listing: string, query: string, read: () => Promise<string>): Promise<string | Buffer> {
-  const held = cache?.listing(listing, query);
+  const held = cache?.listings.page(listing, query);
   if (held !== undefined) return held;
   const generation = cache?.generation() ?? 0;
   const answer = keptAnswer(await read());
-  cache?.putListing(listing, query, answer, generation);
+  cache?.listings.put(listing, query, answer, generation);
   return answer;
 }

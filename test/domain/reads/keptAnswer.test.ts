@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEPT_AS_TEXT_AT_MOST, keptAnswer, keptAnswerBytes } from '../../domain/keptAnswer.ts';
+import { KEPT_AS_TEXT_AT_MOST, keptAnswer, keptAnswerBytes } from '../../../domain/reads/keptAnswer.ts';
 
 describe('keptAnswer', () => {
   it('keeps an answer of up to 2,048 characters as the text itself', () => {
