@@ -154,13 +154,13 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * The extension's invite. The invitation's id, nonce and send_email travel with it; the extension of this release
-   * ignores them (docs/decisions.md, Invitations: the link check against the registry is the extension's next step).
+   * The extension's invite. With an invitation's id, nonce, send_email and organization, the extension makes the link
+   * the registry checks whenever it is opened, and mails an account that exists already a sign-in to accept.
    */
   async sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }> {
     const url = `${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/tenant-registry/invite`;
     const body = {
-      ...(link ? { invitation_id: link.invitationId, nonce: link.nonce, send_email: link.sendEmail } : {}),
+      ...(link ? { invitation_id: link.invitationId, nonce: link.nonce, send_email: link.sendEmail, organization: link.organization } : {}),
       user_id: userId,
       actions: INVITE_ACTIONS,
       lifespan: this.#settings.inviteLifespanSeconds,

@@ -6,6 +6,7 @@ import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentit
 import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, signIn, TEST_PASSWORD } from '../support/demoAppSession.ts';
 import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { eventually } from '../support/eventually.ts';
@@ -17,7 +18,8 @@ import { uniqueSlug } from '../support/testService.ts';
 /**
  * SPEC-EXTENSIONS §13 against the run's real Keycloak, in a real browser: tenant A's invitation to the address of
  * tenant B's administrator, who already set its password, leads to Keycloak's sign-in, adds no action to the account
- * and changes none of its credentials; B's administrator signing in with its own password accepts it.
+ * and changes none of its credentials; B's administrator signing in with its own password accepts it. The invitation's
+ * e-mail says so: sign in to accept, nothing about a password or the address.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 const WRONG_PASSWORD = 'Not-the-admins-password-1';
@@ -140,4 +142,25 @@ describe("another tenant's invitation to an account that has credentials", () =>
     await expect.poll(() => page.textContent('body')).toContain('Invalid');
     await page.screenshot({ path: resolve(screenshots, 'existing-account-03-other-password-refused.png') });
   }, 240_000);
+
+  it("mails the account a sign-in to accept, naming the inviting organization, never a password to set or an address to verify", async () => {
+    const victim = await tenantWithActiveAdmin(browser.page);
+    const slug = uniqueSlug('kcmailer');
+    const inviter = (await request('POST', '/v1/tenants', { slug, name: 'Mailing inviter' })).body.tenant as { id: string };
+    const invited = await request('POST', `/v1/tenants/${inviter.id}/invitations`, { email: victim.email, roles: ['MEMBER'] });
+    expect(invited.status).toBe(201);
+    const mail = await eventually(async () => (await capturedMail(victim.email)).find((m) => actionLinks(m).includes(invited.body.invite_url)), 20_000, "the invitation's e-mail");
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).not.toMatch(/update password|verify email|password|verif|update your .* account/i);
+    }
+    expect(mail.subject).toContain(`Mailing inviter (${slug})`);
+    expect(mail.text).toMatch(/sign in/i);
+    expect(mail.text).toContain(`Mailing inviter (${slug})`);
+    expect(mail.html).toContain(invited.body.invite_url.replaceAll('&', '&amp;'));
+    // The link it carries is the same sign-in as the answer's.
+    await browser.context.clearCookies();
+    await browser.page.goto(actionLinks(mail)[0]!);
+    await browser.page.locator('#kc-form-login').waitFor();
+    expect(await browser.page.locator('#password-new').count()).toBe(0);
+  }, 180_000);
 });
