@@ -27,6 +27,8 @@ export interface InviteLink {
   invitationId: string;
   nonce: string;
   sendEmail: boolean;
+  /** The alias (the tenant's slug) of the organization the invitation joins: its e-mail names it. */
+  organization: string;
 }
 
 /** An SSO connection as the provider's identity provider is made of it. */
@@ -84,7 +86,8 @@ export interface IdentityProvider extends UserDirectory {
   /**
    * Sends the e-mail with VERIFY_EMAIL and UPDATE_PASSWORD and returns the action-token URL it carries. With `link`
    * the URL opens that invitation only while the registry holds its nonce as current (a resend, revocation or
-   * expiry closes it), and without `sendEmail` nothing is mailed: the link is only answered.
+   * expiry closes it), an account that exists already is mailed a sign-in to accept instead (SPEC-EXTENSIONS §13),
+   * and without `sendEmail` nothing is mailed: the link is only answered.
    */
   sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }>;
   /**

@@ -154,13 +154,13 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * The extension's invite. With the invitation's id and nonce the link is the extension's invitation action token,
-   * which asks the registry whether it still opens each time it is used (docs/decisions.md, Invitations).
+   * The extension's invite. With an invitation's id, nonce, send_email and organization, the extension makes the link
+   * the registry checks whenever it is opened, and mails an account that exists already a sign-in to accept.
    */
   async sendInvite(userId: string, link?: InviteLink): Promise<{ inviteUrl: string }> {
     const url = `${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/tenant-registry/invite`;
     const body = {
-      ...(link ? { invitation_id: link.invitationId, nonce: link.nonce, send_email: link.sendEmail } : {}),
+      ...(link ? { invitation_id: link.invitationId, nonce: link.nonce, send_email: link.sendEmail, organization: link.organization } : {}),
       user_id: userId,
       actions: INVITE_ACTIONS,
       lifespan: this.#settings.inviteLifespanSeconds,

@@ -1,4 +1,4 @@
-import type { IssuerEndpoints, SsoConnectionRecord, SsoConnectionState } from '../domain/sso/ssoConnectionRecord.ts';
+import type { DeletedSsoConnection, IssuerEndpoints, SsoConnectionRecord, SsoConnectionState } from '../domain/sso/ssoConnectionRecord.ts';
 import type {
   SsoConnectionChange,
   SsoConnectionChangeFacts,
@@ -31,13 +31,24 @@ interface ConnectionRow {
   updated_at: Date | string;
 }
 
+interface DeletedRow {
+  idp_alias: string;
+  id: string;
+  tenant_id: string;
+  issuer: string;
+  client_id: string;
+  domains: string[];
+  deleted_at: Date | string;
+}
+
 /** The sealed secret's context: a value copied to another connection's row does not open there. */
 const secretContext = (id: string) => `sso_connection:${id}`;
 
 /**
  * Tenants' SSO connections. A change runs in one transaction: a new one's tenant row locked (its connections are
  * counted under it), the tenant's domains locked (FOR SHARE: a domain that is verified now stays so until the
- * connection naming it is written), the connection, its event and its `syncSso`.
+ * connection naming it is written), the connection (a deleted one kept in deleted_sso_connections), its event and its
+ * `syncSso`.
  */
 export class PostgresSsoConnectionRepository implements SsoConnectionRepository {
   readonly #orm: Orm;
@@ -79,6 +90,17 @@ export class PostgresSsoConnectionRepository implements SsoConnectionRepository 
     return this.#one(await nativePool(this.#orm), 'sso_connection_by_alias', 'idp_alias', alias);
   }
 
+  async deletedByAlias(alias: string): Promise<DeletedSsoConnection | undefined> {
+    const pool = await nativePool(this.#orm);
+    const { rows: [row] } = await pool.query<DeletedRow>({
+      name: 'deleted_sso_connection_by_alias',
+      text: 'select idp_alias, id, tenant_id, issuer, client_id, domains, deleted_at from deleted_sso_connections where idp_alias = $1',
+      values: [alias],
+    });
+    if (!row) return undefined;
+    return { id: row.id, tenantId: row.tenant_id, issuer: row.issuer, clientId: row.client_id, domains: row.domains, state: 'deleted', idpAlias: row.idp_alias, deletedAt: new Date(row.deleted_at) };
+  }
+
   async ofTenant(tenantId: string): Promise<SsoConnectionRecord[] | undefined> {
     if (!isUuid(tenantId)) return undefined;
     const pool = await nativePool(this.#orm);
@@ -117,6 +139,12 @@ export class PostgresSsoConnectionRepository implements SsoConnectionRepository 
       const change = decide({ connection, tenantId, verifiedDomains: new Set(verified.map((row) => row.domain)), ofTenant: counted!.n }, new Date());
       const written = change.put ?? (change.remove ? connection : undefined);
       if (change.remove && connection) {
+        await sql.query({
+          name: 'sso_connection_deleted_kept',
+          text: `insert into deleted_sso_connections (idp_alias, id, tenant_id, issuer, client_id, domains, deleted_at)
+                 values ($1, $2, $3, $4, $5, $6, clock_timestamp()) on conflict (idp_alias) do nothing`,
+          values: [connection.idpAlias, connection.id, connection.tenantId, connection.issuer, connection.clientId, connection.domains],
+        });
         await sql.query({ name: 'sso_connection_delete', text: 'delete from sso_connections where id = $1', values: [connection.id] });
       } else if (change.put) {
         const c = change.put;

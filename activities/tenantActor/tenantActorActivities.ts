@@ -269,7 +269,7 @@ export function createTenantActorActivities(deps: {
       // Synced here, in the send's order: the outbox's copy of the same sync is done.
       if (written.memberSync) await stores.outbox?.markDelivered([written.memberSync.id]);
       step = 'invite';
-      const sent = await sendInvite(userId, tenantId, `invitation:${invitationId}:${nonce}`, { invitationId, nonce, sendEmail });
+      const sent = await sendInvite(userId, tenantId, `invitation:${invitationId}:${nonce}`, { invitationId, nonce, sendEmail, organization: ref.slug });
       const done = { status: 'sent' as const, userId, organizationId, sendCount: invitation.sendCount, ...(sent.inviteUrl ? { inviteUrl: sent.inviteUrl } : {}) };
       return { done, expiresAt: invitation.expiresAt.getTime() };
     } catch (error) {
@@ -403,9 +403,9 @@ export function createTenantActorActivities(deps: {
     sendInvite,
     async resendAdminInvite(tenantId: string, userId: string, asOf: number): Promise<{ inviteUrl?: string; alreadySent?: true }> {
       const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
-      const email = tenant?.adminEmail;
-      const link = email ? (await provisioningInvitation(tenantId, { userId, email, name: tenant.adminName ?? '' }, true, asOf)).link : undefined;
-      return sendInvite(userId, tenantId, undefined, link ? { ...link, sendEmail: true } : undefined);
+      if (!tenant?.adminEmail) return sendInvite(userId, tenantId);
+      const { link } = await provisioningInvitation(tenantId, { userId, email: tenant.adminEmail, name: tenant.adminName ?? '' }, true, asOf);
+      return sendInvite(userId, tenantId, undefined, link ? { ...link, sendEmail: true, organization: tenant.slug } : undefined);
     },
     /** The tenant's claims pushed outside provisioning (a change of status, plan or products; the timeline). */
     pushTenantClaims: pushClaims,
@@ -440,7 +440,7 @@ export function createTenantActorActivities(deps: {
           progress.member = true;
         }
         if (!progress.invited) {
-          const link = progress.invitation ? { ...progress.invitation, sendEmail: true } : undefined;
+          const link = progress.invitation ? { ...progress.invitation, sendEmail: true, organization: request.slug } : undefined;
           const { inviteUrl } = await sendInvite(progress.userId, request.tenantId, request.runKey, link);
           progress.invited = inviteUrl ? { inviteUrl } : {};
         }

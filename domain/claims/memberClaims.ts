@@ -19,12 +19,13 @@ export function tenantOfMemberships(grants: readonly MembershipGrant[]): TenantL
 }
 
 /**
- * What the member's record in the token's tenant says: an active or pending member its roles and permissions (a
- * pending member can only sign in by accepting its invite, which makes it active), an inactive one nothing, a user
- * without a record (`grant` undefined) nothing and `none`.
+ * What the member's record in the token's tenant says: only an active member gets its roles and permissions. A pending
+ * one gets none until its invitee accepts (an account that already exists can sign in for the tenant's organization
+ * before it has; SPEC-EXTENSIONS §13), an inactive one none, and a user without a record (`grant` undefined) none and
+ * `none`. The answer and the pushed attributes (pushedMembershipOf) both follow this.
  */
 export function memberClaimsOf(grant: MembershipGrant | undefined): MemberClaims {
   if (!grant) return { org_roles: [], permissions: [], membership_status: 'none' };
-  if (grant.status === 'inactive') return { org_roles: [], permissions: [], membership_status: 'inactive' };
-  return { org_roles: grant.roles, permissions: grant.permissions, membership_status: grant.status };
+  if (grant.status !== 'active') return { org_roles: [], permissions: [], membership_status: grant.status };
+  return { org_roles: grant.roles, permissions: grant.permissions, membership_status: 'active' };
 }

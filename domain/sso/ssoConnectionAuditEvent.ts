@@ -1,8 +1,8 @@
 import type { AuditAppend } from '../schemas/audit.ts';
-import type { SsoConnectionRecord } from './ssoConnectionRecord.ts';
+import type { DeletedSsoConnection, SsoConnectionRecord } from './ssoConnectionRecord.ts';
 
-/** A connection's event, naming it by its issuer; never its secret. */
-export function ssoConnectionAuditEvent(action: string, c: SsoConnectionRecord, metadata: Record<string, unknown> = {}): AuditAppend {
+/** A connection's event (a deleted one's too), naming it by its issuer; never its secret. */
+export function ssoConnectionAuditEvent(action: string, c: SsoConnectionRecord | DeletedSsoConnection, metadata: Record<string, unknown> = {}): AuditAppend {
   return {
     action,
     tenant_id: c.tenantId,

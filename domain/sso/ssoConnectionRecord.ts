@@ -29,5 +29,21 @@ export interface SsoConnectionRecord {
   updatedAt: Date;
 }
 
+/**
+ * What the registry keeps of a deleted connection: that its identity provider alias was a tenant's, so a sign-in
+ * through one still in the provider (its removal is a later step, and may fail) is refused, never taken for a broker
+ * that is no tenant's (SPEC-EXTENSIONS §13).
+ */
+export interface DeletedSsoConnection {
+  id: string;
+  tenantId: string;
+  issuer: string;
+  clientId: string;
+  domains: string[];
+  state: 'deleted';
+  idpAlias: string;
+  deletedAt: Date;
+}
+
 /** A connection's identity provider alias in the provider, derived from its id (so a deleted one can still be named). */
 export const ssoAliasOf = (connectionId: string): string => `sso-${connectionId}`;

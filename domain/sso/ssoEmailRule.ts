@@ -1,7 +1,7 @@
-import type { SsoConnectionRecord } from './ssoConnectionRecord.ts';
+import type { DeletedSsoConnection, SsoConnectionRecord } from './ssoConnectionRecord.ts';
 
 /** Why a sign-in through a connection is not believed (SPEC-EXTENSIONS §13). */
-export type SsoEmailRefusal = 'no_email' | 'connection_inactive' | 'domain_not_of_connection' | 'domain_not_verified';
+export type SsoEmailRefusal = 'connection_deleted' | 'no_email' | 'connection_inactive' | 'domain_not_of_connection' | 'domain_not_verified';
 
 export type SsoEmailVerdict = { allowed: true; emailDomain: string } | { allowed: false; reason: SsoEmailRefusal; emailDomain: string | null };
 
@@ -18,14 +18,15 @@ export function emailDomainOf(email: string | undefined): string | null {
 /**
  * The rule of a sign-in through a tenant's connection: its e-mail is believed only when it is at one of the
  * connection's domains, exactly (a subdomain is another name), that the tenant still holds verified, and only while the
- * connection is active. Anything else, no e-mail included, is refused.
+ * connection is active. Anything else, no e-mail and a deleted connection included, is refused.
  */
 export function ssoEmailVerdict(
-  connection: Pick<SsoConnectionRecord, 'domains' | 'state'>,
+  connection: Pick<SsoConnectionRecord | DeletedSsoConnection, 'domains' | 'state'>,
   verifiedDomains: ReadonlySet<string>,
   email: string | undefined,
 ): SsoEmailVerdict {
   const emailDomain = emailDomainOf(email);
+  if (connection.state === 'deleted') return { allowed: false, reason: 'connection_deleted', emailDomain };
   if (emailDomain === null) return { allowed: false, reason: 'no_email', emailDomain };
   if (connection.state !== 'active') return { allowed: false, reason: 'connection_inactive', emailDomain };
   if (!connection.domains.includes(emailDomain)) return { allowed: false, reason: 'domain_not_of_connection', emailDomain };

@@ -2,48 +2,31 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
-import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
-import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
-import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, signIn, TEST_PASSWORD } from '../support/demoAppSession.ts';
-import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
-import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
-import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import { startInvitingThroughKeycloak, type InvitingThroughKeycloak } from '../support/invitingThroughKeycloak.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
 /**
  * SPEC-EXTENSIONS §13 against the run's real Keycloak, in a real browser: tenant A's invitation to the address of
  * tenant B's administrator, who already set its password, leads to Keycloak's sign-in, adds no action to the account
- * and changes none of its credentials; B's administrator signing in with its own password accepts it.
+ * and changes none of its credentials; B's administrator signing in with its own password accepts it. The invitation's
+ * e-mail says so: sign in to accept, nothing about a password or the address.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 const WRONG_PASSWORD = 'Not-the-admins-password-1';
 
-let stack: ActorStack;
-let demoApp: RunningDemoApp;
-let browser: TestBrowser;
+let inviting: InvitingThroughKeycloak;
 
 beforeAll(async () => {
-  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
-  stack = await startActorStack({
-    settings: { PROVISIONING_WAIT_MS: 20_000 },
-    idp: () => new KeycloakIdentityProvider(keycloakSettings({ inviteClientId: DEMO_APP_CLIENT_ID, inviteRedirectUri: demoApp.url })),
-  });
-  // The extension checks an invitation's link with, and reports its acceptance to, the registry the mapper names.
-  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
-  browser = await launchTestBrowser();
+  inviting = await startInvitingThroughKeycloak();
   await mkdir(screenshots, { recursive: true });
 });
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await demoApp?.close();
-});
+afterAll(() => inviting?.close());
 
-const request = (method: string, path: string, body?: unknown) => stack.service.request(method, path, body);
+const request = (method: string, path: string, body?: unknown) => inviting.stack.service.request(method, path, body);
 const invitationOf = async (id: string) => (await request('GET', `/v1/invitations/${id}`)).body as { state: string; accepted_user_id: string | null };
 const keycloakUser = async (email: string) => (await (await keycloakAdmin()).users.find({ email, exact: true }))[0]!;
 const acceptedWithin = (id: string, ms: number) =>
@@ -68,7 +51,7 @@ async function tenantWithActiveAdmin(page: Page): Promise<{ tenantId: string; em
   const created = await request('POST', '/v1/tenants', { slug, name: `Victim ${slug}`, admin_email: email, admin_name: 'Bea Admin' });
   expect(created.status).toBe(201);
   const [invitation] = (await request('GET', `/v1/tenants/${created.body.tenant.id}/invitations`)).body.items as { id: string }[];
-  await browser.context.clearCookies();
+  await inviting.browser.context.clearCookies();
   await page.goto(created.body.invite_url);
   await page.click('text=Click here to proceed');
   await page.fill('#password-new', TEST_PASSWORD);
@@ -88,7 +71,7 @@ async function tenantWithActiveAdmin(page: Page): Promise<{ tenantId: string; em
 
 describe("another tenant's invitation to an account that has credentials", () => {
   it("opens Keycloak's sign-in, not a password form; a wrong password accepts nothing; the account's own password accepts it; the password stays the account's", async () => {
-    const { page } = browser;
+    const { page } = inviting.browser;
     const victim = await tenantWithActiveAdmin(page);
     const before = await keycloakUser(victim.email);
     expect(before.requiredActions).toEqual([]);
@@ -100,7 +83,7 @@ describe("another tenant's invitation to an account that has credentials", () =>
     expect(invited.body.invite_url).toMatch(/\/login-actions\/action-token\?key=/);
 
     // Opened where B's administrator has no session (the inviter's browser): Keycloak's sign-in page, no new password.
-    await browser.context.clearCookies();
+    await inviting.browser.context.clearCookies();
     await page.goto(invited.body.invite_url);
     await page.locator('#kc-form-login').waitFor();
     await page.screenshot({ path: resolve(screenshots, 'existing-account-01-sign-in.png') });
@@ -130,14 +113,35 @@ describe("another tenant's invitation to an account that has credentials", () =>
     expect(after.emailVerified).toBe(before.emailVerified);
 
     // Its password is still its own: it signs in with it, and with no other.
-    await browser.context.clearCookies();
-    const tokens = await signIn(page, demoApp.url, victim.email, slug);
+    await inviting.browser.context.clearCookies();
+    const tokens = await signIn(page, inviting.demoApp.url, victim.email, slug);
     expect(claimsOf(tokens.access_token)).toMatchObject({ tenant_id: inviter.id, membership_status: 'active', org_roles: ['IT_ADMIN'] });
-    await browser.context.clearCookies();
-    await page.goto(demoApp.url);
+    await inviting.browser.context.clearCookies();
+    await page.goto(inviting.demoApp.url);
     await page.click('#sign-in');
     await typePassword(page, victim.email, WRONG_PASSWORD);
     await expect.poll(() => page.textContent('body')).toContain('Invalid');
     await page.screenshot({ path: resolve(screenshots, 'existing-account-03-other-password-refused.png') });
   }, 240_000);
+
+  it("mails the account a sign-in to accept, naming the inviting organization, never a password to set or an address to verify", async () => {
+    const victim = await tenantWithActiveAdmin(inviting.browser.page);
+    const slug = uniqueSlug('kcmailer');
+    const inviter = (await request('POST', '/v1/tenants', { slug, name: 'Mailing inviter' })).body.tenant as { id: string };
+    const invited = await request('POST', `/v1/tenants/${inviter.id}/invitations`, { email: victim.email, roles: ['MEMBER'] });
+    expect(invited.status).toBe(201);
+    const mail = await eventually(async () => (await capturedMail(victim.email)).find((m) => actionLinks(m).includes(invited.body.invite_url)), 20_000, "the invitation's e-mail");
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).not.toMatch(/update password|verify email|password|verif|update your .* account/i);
+    }
+    expect(mail.subject).toContain(`Mailing inviter (${slug})`);
+    expect(mail.text).toMatch(/sign in/i);
+    expect(mail.text).toContain(`Mailing inviter (${slug})`);
+    expect(mail.html).toContain(invited.body.invite_url.replaceAll('&', '&amp;'));
+    // The link it carries is the same sign-in as the answer's.
+    await inviting.browser.context.clearCookies();
+    await inviting.browser.page.goto(actionLinks(mail)[0]!);
+    await inviting.browser.page.locator('#kc-form-login').waitFor();
+    expect(await inviting.browser.page.locator('#password-new').count()).toBe(0);
+  }, 180_000);
 });

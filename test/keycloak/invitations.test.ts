@@ -1,17 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
-import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
-import { DEMO_APP_CLIENT_ID } from '../../platform/keycloakServer.ts';
-import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, signIn, TEST_PASSWORD } from '../support/demoAppSession.ts';
-import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
-import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
-import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import { startInvitingThroughKeycloak, type InvitingThroughKeycloak } from '../support/invitingThroughKeycloak.ts';
 import { uniqueSlug } from '../support/testService.ts';
 
 /**
@@ -21,47 +15,34 @@ import { uniqueSlug } from '../support/testService.ts';
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 
-let stack: ActorStack;
-let demoApp: RunningDemoApp;
-let browser: TestBrowser;
+let inviting: InvitingThroughKeycloak;
 let tenant: { id: string; slug: string };
 
 beforeAll(async () => {
-  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
-  stack = await startActorStack({
-    settings: { PROVISIONING_WAIT_MS: 20_000 },
-    idp: () => new KeycloakIdentityProvider(keycloakSettings({ inviteClientId: DEMO_APP_CLIENT_ID, inviteRedirectUri: demoApp.url })),
-  });
-  // The extension checks an invitation's link with, and reports its acceptance to, the registry the mapper names.
-  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
-  browser = await launchTestBrowser();
+  inviting = await startInvitingThroughKeycloak();
   await mkdir(screenshots, { recursive: true });
   const slug = uniqueSlug('kcinv');
-  tenant = { id: (await stack.service.request('POST', '/v1/tenants', { slug, name: `Invitations ${slug}` })).body.tenant.id, slug };
-  const role = await stack.service.request('POST', '/v1/roles', { slug: 'billing', name: 'Billing', tenant_id: tenant.id });
+  tenant = { id: (await inviting.stack.service.request('POST', '/v1/tenants', { slug, name: `Invitations ${slug}` })).body.tenant.id, slug };
+  const role = await inviting.stack.service.request('POST', '/v1/roles', { slug: 'billing', name: 'Billing', tenant_id: tenant.id });
   expect(role.status).toBe(201);
 });
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await demoApp?.close();
-});
+afterAll(() => inviting?.close());
 
 const invite = async (email: string, roles: string[]) => {
-  const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/invitations`, { email, roles });
+  const res = await inviting.stack.service.request('POST', `/v1/tenants/${tenant.id}/invitations`, { email, roles });
   expect(res.status).toBe(201);
   expect(res.body.invite_url).toMatch(/\/realms\/tenant-registry\/login-actions\/action-token\?key=/);
   return res.body as { id: string; invite_url: string };
 };
-const invitationOf = async (id: string) => (await stack.service.request('GET', `/v1/invitations/${id}`)).body;
+const invitationOf = async (id: string) => (await inviting.stack.service.request('GET', `/v1/invitations/${id}`)).body;
 const acceptedEvents = async () =>
-  ((await stack.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=invitation.accepted`)).body.items as { target_id: string; metadata: Record<string, unknown> }[]);
+  ((await inviting.stack.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=invitation.accepted`)).body.items as { target_id: string; metadata: Record<string, unknown> }[]);
 const keycloakUser = async (email: string) => (await (await keycloakAdmin()).users.find({ email, exact: true }))[0];
 
 /** Opens a link as a browser without a Keycloak session would (its cookies cleared) and answers the page's text. */
 async function openFresh(link: string, screenshot?: string): Promise<string> {
-  await browser.context.clearCookies();
-  const page = await browser.context.newPage();
+  await inviting.browser.context.clearCookies();
+  const page = await inviting.browser.context.newPage();
   try {
     await page.goto(link);
     await page.locator('body').waitFor();
@@ -86,7 +67,7 @@ describe('an invited colleague', () => {
     const [link] = actionLinks(mail!);
     expect(link).toBe(invitation.invite_url);
 
-    const { page } = browser;
+    const { page } = inviting.browser;
     await page.goto(link!);
     await expect.poll(() => page.textContent('body')).toContain('Perform the following action(s)');
     await page.screenshot({ path: resolve(screenshots, 'invitation-01-link.png') });
@@ -116,8 +97,8 @@ describe('an invited colleague', () => {
     expect((await acceptedEvents()).find((e) => e.target_id === invitation.id)?.metadata).toMatchObject({ via: 'link', user_id: user!.id });
 
     await page.click('text=Back to Application');
-    await page.waitForURL((url) => url.href.startsWith(demoApp.url));
-    const tokens = await signIn(page, demoApp.url, email, tenant.slug);
+    await page.waitForURL((url) => url.href.startsWith(inviting.demoApp.url));
+    const tokens = await signIn(page, inviting.demoApp.url, email, tenant.slug);
     await page.screenshot({ path: resolve(screenshots, 'invitation-03-demo-app.png'), fullPage: true });
     expect(claimsOf(tokens.access_token)).toMatchObject({
       tenant_id: tenant.id,
@@ -137,13 +118,13 @@ describe("a link Keycloak does not follow shows Keycloak's invalid-link page", (
     const resentEmail = `resent@${tenant.slug}.example`;
     const first = await invite(resentEmail, ['MEMBER']);
     expect(await openFresh(first.invite_url)).toContain('Perform the following action(s)');
-    const resent = await stack.service.request('POST', `/v1/invitations/${first.id}/resend`);
+    const resent = await inviting.stack.service.request('POST', `/v1/invitations/${first.id}/resend`);
     expect(resent.status).toBe(200);
     expect(await openFresh(first.invite_url, 'invitation-04-superseded.png')).toMatch(INVALID_LINK);
     expect(await openFresh(resent.body.invite_url)).toContain('Perform the following action(s)');
 
     const revoked = await invite(`revoked@${tenant.slug}.example`, ['MEMBER']);
-    expect((await stack.service.request('POST', `/v1/invitations/${revoked.id}/revoke`)).status).toBe(200);
+    expect((await inviting.stack.service.request('POST', `/v1/invitations/${revoked.id}/revoke`)).status).toBe(200);
     expect(await openFresh(revoked.invite_url, 'invitation-05-revoked.png')).toMatch(INVALID_LINK);
 
     // The resent invitation's token rewritten to name the revoked invitation: its signature no longer holds.
@@ -157,7 +138,7 @@ describe("a link Keycloak does not follow shows Keycloak's invalid-link page", (
 
     expect((await invitationOf(first.id)).state).toBe('pending');
     expect((await invitationOf(revoked.id)).state).toBe('revoked');
-    const members = (await stack.service.request('GET', `/v1/tenants/${tenant.id}/members?status=active`)).body.items as { email: string }[];
+    const members = (await inviting.stack.service.request('GET', `/v1/tenants/${tenant.id}/members?status=active`)).body.items as { email: string }[];
     expect(members.map((m) => m.email)).not.toContain(`revoked@${tenant.slug}.example`);
     expect(members.map((m) => m.email)).not.toContain(resentEmail);
   });

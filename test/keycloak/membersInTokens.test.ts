@@ -18,7 +18,7 @@ import { uniqueSlug } from '../support/testService.ts';
  * SPEC-EXTENSIONS §7 against the run's real Keycloak, in a real browser: one person who is a member of three tenants
  * with a different role in each signs in to the demo app for each organization, and each token carries only that
  * tenant's roles and permissions, as the registry's member records say, through role changes, deactivation, removal
- * and the registry being unreachable.
+ * and the registry being unreachable; a tenant whose invitation it has not accepted yet grants it nothing.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 
@@ -58,6 +58,19 @@ async function pushedMembership(userId: string, slug: string): Promise<Claims | 
   const user = await (await keycloakAdmin()).users.findOne({ id: userId });
   const values = (user?.attributes?.tenant_memberships ?? []) as string[];
   return values.map((value) => JSON.parse(value) as Claims).find((value) => value.tenant_slug === slug);
+}
+
+/** Rewrites the user's pushed value for one tenant with `fields`, as another writer of the attribute would. */
+async function pushStaleMembership(userId: string, slug: string, fields: Partial<Claims>): Promise<void> {
+  const admin = await keycloakAdmin();
+  const user = (await admin.users.findOne({ id: userId }))!;
+  const values = (user.attributes?.tenant_memberships ?? []) as string[];
+  const rewritten = values.map((value) => {
+    const pushed = JSON.parse(value) as Claims;
+    return pushed.tenant_slug === slug ? JSON.stringify({ ...pushed, ...fields }) : value;
+  });
+  await admin.users.update({ id: userId }, { ...user, attributes: { ...user.attributes, tenant_memberships: rewritten } });
+  expect(await pushedMembership(userId, slug)).toMatchObject(fields);
 }
 
 const MEMBER_CLAIMS = ['tenant_id', 'tenant_slug', 'org_roles', 'permissions', 'membership_status', 'claims_source'] as const;
@@ -213,4 +226,33 @@ describe('a member of three tenants with three roles', () => {
     expect(claims.tenant_slug).not.toBe(b.slug);
     expect(await pushedMembership(colleague.id, b.slug)).toBeUndefined();
   });
+
+  it("invited to a fourth tenant and not yet accepted, its token for it is pending with no roles or permissions, from the registry, the pushed attributes, and attributes an older registry pushed with roles", async () => {
+    const d = await createTenant('people-d');
+    const invited = await stack.service.request('POST', `/v1/tenants/${d.id}/invitations`, { email: colleague.email, roles: ['IT_ADMIN'], send_email: false });
+    expect(invited.status).toBe(201);
+    // The invitation's steps put the account in the organization and push its pending membership before the link.
+    await eventually(async () => ((await organizationsOf(colleague.id)).includes(d.slug) ? true : undefined), 60_000, 'the organization membership');
+    await eventually(async () => ((await pushedMembership(colleague.id, d.slug))?.membership_status === 'pending' ? true : undefined), 30_000, 'the pushed pending membership');
+    // The worker wrote the pending member, and this test's service hears no change notifications: its cache may hold
+    // the user's earlier grants until they expire (CACHE_TTL_SECONDS).
+    const asked = async () => (await stack.service.request('POST', '/v1/internal/idp/claims', { tenant_id: d.id, user_id: colleague.id })).body;
+    await eventually(async () => ((await asked()).membership_status === 'pending' ? true : undefined), 45_000, "the registry's pending member");
+    const pending = { tenant_id: d.id, tenant_slug: d.slug, org_roles: [], permissions: [], membership_status: 'pending' };
+
+    const signedIn = await signIn(browser.page, demoApp.url, colleague.email, d.slug);
+    await browser.page.screenshot({ path: resolve(screenshots, 'members-06-pending.png'), fullPage: true });
+    for (const token of [signedIn.access_token, signedIn.id_token]) expect(memberClaimsOf(token)).toEqual({ ...pending, claims_source: 'registry' });
+    expect(await pushedMembership(colleague.id, d.slug)).toMatchObject({ org_roles: [], permissions: [] });
+
+    registryProxy.cut();
+    try {
+      expect(memberClaimsOf((await refresh(signedIn)).access_token)).toEqual({ ...pending, claims_source: 'attributes' });
+      // A pending value that carries the invitation's roles (as registries before this rule pushed them) grants nothing either.
+      await pushStaleMembership(colleague.id, d.slug, { org_roles: ['IT_ADMIN'], permissions: tenants[0]!.permissions });
+      expect(memberClaimsOf((await refresh(signedIn)).access_token)).toEqual({ ...pending, claims_source: 'attributes' });
+    } finally {
+      registryProxy.restore();
+    }
+  }, 180_000);
 });

@@ -19,7 +19,8 @@ import { uniqueSlug } from '../support/testService.ts';
  * own OIDC provider. The tenant verifies its domain at a real DNS server on loopback and connects it; a user of that
  * realm who types her address at the demo app's login is sent there, signs in, comes back, and her first token
  * carries the tenant's claims with its default role; the registry lists her as a member with source sso.
- * SPEC-EXTENSIONS §13: the same provider asserting an address at another tenant's verified domain is refused.
+ * SPEC-EXTENSIONS §13: the same provider asserting an address at another tenant's verified domain is refused, and the
+ * check knows which identity providers are tenants' connections by the registry's record, whatever their alias.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 const CUSTOMER_REALM = 'customer-idp';
@@ -118,8 +119,8 @@ afterAll(async () => {
   await dns?.close();
 });
 
-/** Starts the demo app's sign-in and types an address at Keycloak's identity-first login page. */
-async function typeAddress(email: string): Promise<void> {
+/** Starts the demo app's sign-in, for no organization, in a browser without a session. */
+async function startDemoSignIn(): Promise<void> {
   const { page } = browser;
   await browser.context.clearCookies();
   await page.goto(demoApp.url);
@@ -127,6 +128,12 @@ async function typeAddress(email: string): Promise<void> {
   await page.reload();
   await page.fill('#organization', '');
   await page.click('#sign-in');
+}
+
+/** Starts the demo app's sign-in and types an address at Keycloak's identity-first login page. */
+async function typeAddress(email: string): Promise<void> {
+  const { page } = browser;
+  await startDemoSignIn();
   await page.locator('#username').waitFor();
   await page.fill('#username', email);
   await page.click('[type=submit]');
@@ -165,7 +172,55 @@ async function signInAtCustomer(email: string): Promise<void> {
   await page.click('[type=submit]');
 }
 
+/**
+ * An identity provider of the registry's realm, brokering the customer's realm, made by hand (not by the registry) with
+ * the realm's SSO broker flows: an operator's broker, or one the registry no longer knows of.
+ */
+async function brokerOfCustomerRealm(alias: string, trustEmail: boolean): Promise<void> {
+  const issuer = `${keycloakContext().url}/realms/${CUSTOMER_REALM}`;
+  await (await keycloakAdmin()).identityProviders.create({
+    alias,
+    providerId: 'oidc',
+    enabled: true,
+    trustEmail,
+    firstBrokerLoginFlowAlias: 'tenant-registry sso first broker login',
+    postBrokerLoginFlowAlias: 'tenant-registry sso post broker login',
+    config: {
+      issuer,
+      authorizationUrl: `${issuer}/protocol/openid-connect/auth`,
+      tokenUrl: `${issuer}/protocol/openid-connect/token`,
+      jwksUrl: `${issuer}/protocol/openid-connect/certs`,
+      userInfoUrl: `${issuer}/protocol/openid-connect/userinfo`,
+      clientId: BROKER_CLIENT,
+      clientSecret: BROKER_SECRET,
+      clientAuthMethod: 'client_secret_post',
+      validateSignature: 'true',
+      useJwksUrl: 'true',
+      defaultScope: 'openid email profile',
+      syncMode: 'IMPORT',
+    },
+  });
+}
+
+/** Starts the demo app's sign-in and goes straight to the identity provider `alias` (kc_idp_hint), signing in there as `email`. */
+async function signInThrough(alias: string, email: string): Promise<void> {
+  const { page } = browser;
+  await startDemoSignIn();
+  await page.waitForURL((url) => url.pathname.endsWith('/protocol/openid-connect/auth'), { timeout: 30_000 });
+  const hinted = new URL(page.url());
+  hinted.searchParams.set('kc_idp_hint', alias);
+  await page.goto(hinted.href);
+  await page.waitForURL((url) => url.pathname.includes(`/realms/${CUSTOMER_REALM}/`), { timeout: 30_000 });
+  await page.fill('#username', email);
+  await page.fill('#password', PASSWORD);
+  await page.click('[type=submit]');
+}
+
+const auditOf = async (tenantId: string) =>
+  (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&limit=500`)).body.items as { action: string; target_id?: string; metadata: Record<string, unknown> }[];
+
 const REFUSED = 'cannot sign you in with this e-mail address';
+const UNCHECKED = 'cannot be checked right now';
 const VERIFY_ASKED = /verify your email/i;
 
 describe('single sign-on through the tenant\'s own identity provider', () => {
@@ -267,11 +322,69 @@ describe('single sign-on through the tenant\'s own identity provider', () => {
     await configureDemoAppMapper({ 'registry.url': 'http://127.0.0.1:9' });
     try {
       await signInAtCustomer(asked);
-      await page.getByText('cannot be checked right now').waitFor({ timeout: 30_000 });
+      await page.getByText(UNCHECKED).waitFor({ timeout: 30_000 });
       await page.screenshot({ path: resolve(screenshots, 'sso-06-registry-unreachable.png'), fullPage: true });
     } finally {
       await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl });
     }
     expect(await (await keycloakAdmin()).users.find({ email: asked, exact: true })).toEqual([]);
+  }, 90_000);
+});
+
+describe("the e-mail check knows the tenants' connections by the registry's record, not by their alias", () => {
+  it("lets a broker of the realm that is no tenant connection sign its user in through the same flows, even one named sso-…: the registry has no say over it", async () => {
+    const { page } = browser;
+    const alias = `sso-partner-${uniqueSlug('p')}`;
+    const email = `pat@partner-${tenant.slug}.test`;
+    await brokerOfCustomerRealm(alias, true);
+    try {
+      await customerUser(email);
+      await signInThrough(alias, email);
+      const landed = page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #firstName').or(page.getByText(REFUSED)).or(page.getByText(UNCHECKED)).first();
+      await landed.waitFor({ timeout: 30_000 });
+      if (await page.locator('#firstName').isVisible()) await page.click('[type=submit]');
+      await page.screenshot({ path: resolve(screenshots, 'sso-07-partner-broker.png'), fullPage: true });
+      expect(await page.getByText(REFUSED).or(page.getByText(UNCHECKED)).count()).toBe(0);
+      const tokens = await demoAppTokens(page);
+      expect(claimsOf(tokens.access_token).tenant_id).toBeUndefined();
+      const [user] = await (await keycloakAdmin()).users.find({ email, exact: true });
+      expect((await (await keycloakAdmin()).users.listFederatedIdentities({ id: user!.id! })).map((link) => link.identityProvider)).toEqual([alias]);
+      expect((await auditOf(tenant.id)).filter((e) => e.action === 'sso.sign_in_refused' && e.metadata.idp_alias === alias)).toEqual([]);
+    } finally {
+      await (await keycloakAdmin()).identityProviders.del({ alias });
+    }
+  }, 90_000);
+
+  it("refuses a sign-in through the identity provider of a deleted connection that lingers in Keycloak: an error page, no account, sso.sign_in_refused (connection_deleted)", async () => {
+    const { page } = browser;
+    const gone = await tenantWithDomain('gone');
+    const created = await stack.service.request('POST', `/v1/tenants/${gone.id}/sso-connections`, {
+      issuer: `${keycloakContext().url}/realms/${CUSTOMER_REALM}`,
+      client_id: BROKER_CLIENT,
+      client_secret: BROKER_SECRET,
+      domains: [gone.domain],
+    });
+    expect(created.status).toBe(201);
+    const alias = created.body.idp_alias as string;
+    const admin = await keycloakAdmin();
+    await eventually(async () => (await admin.identityProviders.findOne({ alias })) ?? undefined, 20_000, 'the identity provider');
+    expect((await stack.service.request('DELETE', `/v1/sso-connections/${created.body.id}`)).status).toBe(204);
+    await eventually(async () => ((await admin.identityProviders.findOne({ alias })) ? undefined : true), 20_000, 'the identity provider removed');
+    // As if its removal had failed, or had not run yet: the same alias, the same flows.
+    await brokerOfCustomerRealm(alias, false);
+    try {
+      const email = `lee@${gone.domain}`;
+      await customerUser(email);
+      await signInThrough(alias, email);
+      await page.getByText(REFUSED).or(page.getByText(UNCHECKED)).first().waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: resolve(screenshots, 'sso-08-deleted-connection.png'), fullPage: true });
+      expect(await page.textContent('body')).toContain(REFUSED);
+      expect(await admin.users.find({ email, exact: true })).toEqual([]);
+      expect((await auditOf(gone.id)).filter((e) => e.action === 'sso.sign_in_refused')).toEqual([
+        expect.objectContaining({ target_id: created.body.id, metadata: expect.objectContaining({ idp_alias: alias, email_domain: gone.domain, reason: 'connection_deleted' }) }),
+      ]);
+    } finally {
+      await admin.identityProviders.del({ alias });
+    }
   }, 90_000);
 });

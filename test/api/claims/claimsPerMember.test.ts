@@ -54,10 +54,12 @@ describe('POST /v1/internal/idp/claims with user_id: a tenant named in the body 
     expect((await claims({ tenant_slug: tenant.slug, user_id: userId })).body).toMatchObject({ org_roles: [role], permissions: [permission], membership_status: 'active' });
   });
 
-  it('a pending member (its invite not yet accepted) gets its roles and permissions', async () => {
+  it('a pending member (its invitation not yet accepted) is pending with no roles and no permissions: nothing is granted before acceptance', async () => {
     const tenant = await createTenant();
     const userId = await userIn([tenant, 'pending']);
-    expect((await claims({ tenant_id: tenant.id, user_id: userId })).body).toMatchObject({ org_roles: ['IT_ADMIN'], permissions: IT_ADMIN_PERMISSIONS, membership_status: 'pending' });
+    const res = await claims({ tenant_id: tenant.id, user_id: userId, user_attrs: { org_roles: 'IT_ADMIN' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tenant_id: tenant.id, org_roles: [], permissions: [], membership_status: 'pending' });
   });
 
   it('an inactive member gets no roles and no permissions', async () => {
@@ -101,11 +103,11 @@ describe("POST /v1/internal/idp/claims with user_id and no tenant named: the use
     expect((await claims({ user_id: userId, user_attrs: { tenant_slug: a.slug } })).body).toMatchObject({ tenant_id: a.id, org_roles: ['MEMBER'] });
   });
 
-  it('no active membership: the attributes name the tenant, and an inactive record there gives nothing', async () => {
+  it('no active membership: the attributes name the tenant, and an inactive or pending record there gives nothing', async () => {
     const [a, b] = [await createTenant(), await createTenant()];
     const userId = await userIn([a, 'inactive'], [b, 'pending']);
     expect((await claims({ user_id: userId, user_attrs: { tenant_id: a.id } })).body).toMatchObject({ tenant_id: a.id, org_roles: [], membership_status: 'inactive' });
-    expect((await claims({ user_id: userId, user_attrs: { tenant_slug: b.slug } })).body).toMatchObject({ tenant_id: b.id, org_roles: ['IT_ADMIN'], membership_status: 'pending' });
+    expect((await claims({ user_id: userId, user_attrs: { tenant_slug: b.slug } })).body).toMatchObject({ tenant_id: b.id, org_roles: [], permissions: [], membership_status: 'pending' });
   });
 
   it("attributes naming a tenant the user is no member of answer 404: attributes alone never give a tenant's claims", async () => {

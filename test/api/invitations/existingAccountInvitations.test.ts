@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturedEmails } from '../../../store/simulatorControl.ts';
+import { TENANT_MEMBERSHIPS_ATTRIBUTE, type PushedMembership } from '../../../identityProvider/identityProvider.ts';
 import { SimulatedIdentityProvider } from '../../../identityProvider/simulatedIdentityProvider.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -48,15 +49,26 @@ async function tenantWithActiveAdmin(): Promise<{ tenantId: string; email: strin
   expect(await memberOf(created.body.tenant.id, done.body.user_id)).toMatchObject({ status: 'active' });
   return { tenantId: created.body.tenant.id, email, userId: done.body.user_id };
 }
+/** The user's pushed value of tenant_memberships for one tenant (what the claims mapper falls back to). */
+async function pushedFor(userId: string, tenantId: string): Promise<PushedMembership | undefined> {
+  const [row] = await stack.service.orm.em.fork().execute<{ attributes: Record<string, string[]> }[]>('select attributes from idp_sim_users where id = ?', [userId]);
+  return (row?.attributes[TENANT_MEMBERSHIPS_ATTRIBUTE] ?? []).map((value) => JSON.parse(value) as PushedMembership).find((value) => value.tenant_id === tenantId);
+}
 const newTenant = async () => (await request('POST', '/v1/tenants', { slug: uniqueSlug('inviter'), name: 'Inviter' })).body.tenant as { id: string };
+
+/** B's active administrator invited with IT_ADMIN (send_email false) by another tenant, the invitation's steps done. */
+async function adminInvitedByAnotherTenant() {
+  const victim = await tenantWithActiveAdmin();
+  const inviter = await newTenant();
+  const invited = await request('POST', `/v1/tenants/${inviter.id}/invitations`, { email: victim.email, roles: ['IT_ADMIN'], send_email: false });
+  expect(invited.status).toBe(201);
+  expect(await userOf(inviter.id, invited.body.id)).toBe(victim.userId);
+  return { victim, inviter, invited };
+}
 
 describe("an invitation to an account that has credentials is accepted by signing in, never by setting the account's password", () => {
   it("another tenant's link (send_email false) asks for a sign-in; a wrong password is 401 and changes nothing; the account's own password accepts it and stays", async () => {
-    const victim = await tenantWithActiveAdmin();
-    const attacker = await newTenant();
-    const invited = await request('POST', `/v1/tenants/${attacker.id}/invitations`, { email: victim.email, roles: ['IT_ADMIN'], send_email: false });
-    expect(invited.status).toBe(201);
-    expect(await userOf(attacker.id, invited.body.id)).toBe(victim.userId);
+    const { victim, inviter: attacker, invited } = await adminInvitedByAnotherTenant();
 
     expect((await openLink(invited.body.invite_url)).body).toMatchObject({ email: victim.email, asks: 'sign_in', actions: [] });
     const refused = await completeLink(invited.body.invite_url, ATTACKER_PASSWORD);
@@ -104,6 +116,22 @@ describe("an invitation to an account that has credentials is accepted by signin
     expect(await simulator().signIn(email, B_PASSWORD)).toBe(done.body.user_id);
     expect((await completeLink(link!, B_PASSWORD)).body).toMatchObject({ user_id: done.body.user_id });
     expect(await simulator().signIn(email, ATTACKER_PASSWORD)).toBeUndefined();
+  });
+});
+
+describe("a pending invitation grants nothing until its invitee accepts it", () => {
+  it("the invited account's claims for the inviting tenant, asked and pushed, are pending with no roles or permissions; accepted, they carry the invitation's roles", async () => {
+    const { victim, inviter, invited } = await adminInvitedByAnotherTenant();
+    const claimsFor = async () => (await request('POST', '/v1/internal/idp/claims', { tenant_id: inviter.id, user_id: victim.userId })).body;
+
+    expect(await claimsFor()).toMatchObject({ tenant_id: inviter.id, org_roles: [], permissions: [], membership_status: 'pending' });
+    // What the mapper falls back to with the registry down says the same.
+    expect(await pushedFor(victim.userId, inviter.id)).toMatchObject({ org_roles: [], permissions: [], membership_status: 'pending' });
+
+    expect((await completeLink(invited.body.invite_url, B_PASSWORD)).body).toMatchObject({ invitation_state: 'accepted' });
+    expect(await claimsFor()).toMatchObject({ org_roles: ['IT_ADMIN'], permissions: expect.arrayContaining(['members:manage']), membership_status: 'active' });
+    await eventually(async () => ((await pushedFor(victim.userId, inviter.id))?.membership_status === 'active' ? true : undefined), 10_000, 'the accepted push');
+    expect(await pushedFor(victim.userId, inviter.id)).toMatchObject({ org_roles: ['IT_ADMIN'], membership_status: 'active' });
   });
 });
 

@@ -1,37 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
-import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
-import { startTestService, type TestService } from '../../support/testService.ts';
+import { startServicePair, type ServicePair } from '../../support/servicePair.ts';
 
-let service: TestService;
-/** The same service with AUTH_ENABLED, for tokens bound to tenants. */
-let authenticated: TestService;
-let issuer: OidcIssuer;
+/** The service, and its twin with AUTH_ENABLED for the scopes and tenant bindings of tokens. */
+let pair: ServicePair;
 beforeAll(async () => {
-  service = await startTestService();
-  issuer = await startOidcIssuer();
-  authenticated = await startTestService({}, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
+  pair = await startServicePair();
 });
-afterAll(async () => {
-  await service?.close();
-  await authenticated?.close();
-  await issuer?.close();
-});
+afterAll(() => pair?.close());
 
 /** A permission slug no other test of the run uses. */
 const uniquePermission = (stem = 'perm') => `${stem}-${randomUUID().slice(0, 8)}:use`;
-const create = (body: unknown) => service.request('POST', '/v1/permissions', body);
-const remove = (slug: string) => service.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`);
+const create = (body: unknown) => pair.service.request('POST', '/v1/permissions', body);
+const remove = (slug: string) => pair.service.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`);
 const eventsOf = (slug: string) =>
-  service.orm.em.fork().execute<{ action: string; metadata: unknown }[]>('select action, metadata from audit_events where target_type = ? and target_id = ? order by id', [
+  pair.service.orm.em.fork().execute<{ action: string; metadata: unknown }[]>('select action, metadata from audit_events where target_type = ? and target_id = ? order by id', [
     'permission',
     slug,
   ]);
 
 describe('GET /v1/permissions', () => {
   it('lists the built-in permissions among the others, by slug, as {slug, description, created_at}', async () => {
-    const res = await service.request('GET', '/v1/permissions');
+    const res = await pair.service.request('GET', '/v1/permissions');
     expect(res.status).toBe(200);
     const slugs = res.body.items.map((p: { slug: string }) => p.slug);
     expect(slugs).toEqual(expect.arrayContaining(['audit:read', 'directory:manage', 'members:manage', 'sso:manage']));
@@ -46,7 +36,7 @@ describe('POST /v1/permissions', () => {
     const res = await create({ slug, description: 'export reports' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ slug, description: 'export reports', created_at: expect.any(String) });
-    const listed = (await service.request('GET', '/v1/permissions')).body.items;
+    const listed = (await pair.service.request('GET', '/v1/permissions')).body.items;
     expect(listed).toContainEqual(res.body);
     expect(await eventsOf(slug)).toEqual([{ action: 'permission.created', metadata: { description: 'export reports' } }]);
   });
@@ -76,7 +66,7 @@ describe('DELETE /v1/permissions/{slug}', () => {
     const slug = uniquePermission();
     await create({ slug, description: 'short-lived' });
     expect((await remove(slug)).status).toBe(204);
-    expect((await service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug)).not.toContain(slug);
+    expect((await pair.service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug)).not.toContain(slug);
     expect((await eventsOf(slug)).map((e) => e.action)).toEqual(['permission.created', 'permission.deleted']);
     expect(await remove(slug)).toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
@@ -84,9 +74,9 @@ describe('DELETE /v1/permissions/{slug}', () => {
   it('keeps a permission while a role grants it (409), and deletes it once no role does', async () => {
     const slug = uniquePermission();
     await create({ slug });
-    const role = (await service.request('POST', '/v1/roles', { slug: `R-${randomUUID()}`.slice(0, 40), name: 'Granting', permissions: [slug] })).body;
+    const role = (await pair.service.request('POST', '/v1/roles', { slug: `R-${randomUUID()}`.slice(0, 40), name: 'Granting', permissions: [slug] })).body;
     expect(await remove(slug)).toMatchObject({ status: 409, body: { error: 'conflict', message: expect.stringContaining('1 role(s) grant') } });
-    expect((await service.request('PATCH', `/v1/roles/${role.id}`, { permissions: [] })).status).toBe(200);
+    expect((await pair.service.request('PATCH', `/v1/roles/${role.id}`, { permissions: [] })).status).toBe(200);
     expect((await remove(slug)).status).toBe(204);
   });
 
@@ -106,7 +96,7 @@ describe('DELETE /v1/permissions/{slug}', () => {
       await create({ slug });
       const [deleted, role] = await Promise.all([
         remove(slug),
-        service.request('POST', '/v1/roles', { slug: `Race-${randomUUID()}`.slice(0, 40), name: 'Racer', permissions: [slug] }),
+        pair.service.request('POST', '/v1/roles', { slug: `Race-${randomUUID()}`.slice(0, 40), name: 'Racer', permissions: [slug] }),
       ]);
       expect(['204 400', '409 201']).toContain(`${deleted.status} ${role.status}`);
     }
@@ -115,35 +105,35 @@ describe('DELETE /v1/permissions/{slug}', () => {
 
 describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (registry:admin here)', () => {
   it("reads the permissions, but may not define or delete one: they are every tenant's (403)", async () => {
-    const headers = { authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'portal', scope: 'registry:admin', tenant_id: randomUUID() })}` };
+    const headers = { authorization: `Bearer ${await pair.issuer.sign({ aud: 'tenant-registry', azp: 'portal', scope: 'registry:admin', tenant_id: randomUUID() })}` };
     const slug = uniquePermission();
     await create({ slug });
-    expect((await authenticated.request('GET', '/v1/permissions', undefined, headers)).status).toBe(200);
+    expect((await pair.authenticated.request('GET', '/v1/permissions', undefined, headers)).status).toBe(200);
     for (const [method, path, body] of [
       ['POST', '/v1/permissions', { slug: uniquePermission() }],
       ['DELETE', `/v1/permissions/${slug}`],
     ] as [string, string, unknown?][]) {
-      const res = await authenticated.request(method, path, body, headers);
+      const res = await pair.authenticated.request(method, path, body, headers);
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.message, `${method} ${path}`).toContain('bound to tenants');
     }
-    expect((await service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug)).toContain(slug);
+    expect((await pair.service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug)).toContain(slug);
   });
 });
 
 describe('the permissions catalog (every tenant\'s) changes only with registry:admin', () => {
-  const token = async (scope: string) => ({ authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
+  const token = async (scope: string) => ({ authorization: `Bearer ${await pair.issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
 
   it('refuses members:write a new permission and the deletion of one: 403 forbidden, nothing changed', async () => {
     const slug = uniquePermission('kept');
     expect((await create({ slug })).status).toBe(201);
     const operator = await token('members:read members:write');
-    const added = await authenticated.request('POST', '/v1/permissions', { slug: uniquePermission('refused') }, operator);
+    const added = await pair.authenticated.request('POST', '/v1/permissions', { slug: uniquePermission('refused') }, operator);
     expect(added.status).toBe(403);
     expect(added.body).toEqual({ error: 'forbidden', message: expect.stringContaining('registry:admin') });
-    const removed = await authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, operator);
+    const removed = await pair.authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, operator);
     expect(removed).toMatchObject({ status: 403, body: { error: 'forbidden' } });
-    const slugs = (await service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug);
+    const slugs = (await pair.service.request('GET', '/v1/permissions')).body.items.map((p: { slug: string }) => p.slug);
     expect(slugs).toContain(slug);
     expect(slugs.filter((s: string) => s.startsWith('refused-'))).toEqual([]);
   });
@@ -151,7 +141,7 @@ describe('the permissions catalog (every tenant\'s) changes only with registry:a
   it('lets registry:admin define and delete a permission', async () => {
     const admin = await token('registry:admin');
     const slug = uniquePermission('admin');
-    expect((await authenticated.request('POST', '/v1/permissions', { slug }, admin)).status).toBe(201);
-    expect((await authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, admin)).status).toBe(204);
+    expect((await pair.authenticated.request('POST', '/v1/permissions', { slug }, admin)).status).toBe(201);
+    expect((await pair.authenticated.request('DELETE', `/v1/permissions/${encodeURIComponent(slug)}`, undefined, admin)).status).toBe(204);
   });
 });

@@ -1,38 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
-import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
-import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+import { startServicePair, type ServicePair } from '../../support/servicePair.ts';
+import { uniqueSlug } from '../../support/testService.ts';
 
 /** The admin portal over HTTP (SPEC-EXTENSIONS §11): links, sessions, and what a session may not do. */
-let service: TestService;
-/** The same service with AUTH_ENABLED, for the scopes a link needs. */
-let authenticated: TestService;
-let issuer: OidcIssuer;
+let pair: ServicePair;
 beforeAll(async () => {
-  service = await startTestService();
-  issuer = await startOidcIssuer();
-  authenticated = await startTestService({}, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
+  pair = await startServicePair();
 });
-afterAll(async () => {
-  await service?.close();
-  await authenticated?.close();
-  await issuer?.close();
-});
+afterAll(() => pair?.close());
 
-const sql = (text: string, values: unknown[] = []) => service.orm.em.fork().execute<Record<string, any>[]>(text, values);
-const newTenant = async (name = 'Portal') => (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal'), name })).body.tenant as { id: string; slug: string };
-const linkFor = async (tenantId: string, intent: string) => (await service.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent })).body as { url: string; expires_at: string };
+const sql = (text: string, values: unknown[] = []) => pair.service.orm.em.fork().execute<Record<string, any>[]>(text, values);
+const newTenant = async (name = 'Portal') => (await pair.service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal'), name })).body.tenant as { id: string; slug: string };
+const linkFor = async (tenantId: string, intent: string) => (await pair.service.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent })).body as { url: string; expires_at: string };
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 /** A raw request (no redirect followed), with the cookie and a form body if given. */
 async function raw(method: string, path: string, options: { cookie?: string; form?: Record<string, string | string[]>; origin?: string } = {}) {
   const body = options.form ? new URLSearchParams(Object.entries(options.form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]))).toString() : undefined;
-  return fetch(`${service.baseUrl}${path}`, {
+  return fetch(`${pair.service.baseUrl}${path}`, {
     method,
     redirect: 'manual',
     headers: {
       ...(options.cookie ? { cookie: options.cookie } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin ?? service.baseUrl } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin ?? pair.service.baseUrl } : {}),
     },
     body,
   });
@@ -51,18 +41,18 @@ async function openSession(url: string) {
 describe('portal links', () => {
   it('POST /v1/tenants/{id}/portal-links answers a single-use link valid for 5 minutes, audited as portal.link_created; an unknown intent is 400', async () => {
     const tenant = await newTenant();
-    const res = await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'domains', return_url: 'https://app.example.com/settings' });
+    const res = await pair.service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'domains', return_url: 'https://app.example.com/settings' });
     expect(res.status).toBe(201);
     expect(res.body.url).toMatch(/\/portal\/open\?token=[A-Za-z0-9_-]{43}$/);
     const minutes = (Date.parse(res.body.expires_at) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(4.9);
     expect(minutes).toBeLessThanOrEqual(5);
-    const [event] = (await service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_created`)).body.items;
+    const [event] = (await pair.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_created`)).body.items;
     expect(event).toMatchObject({ target_type: 'portal_link', metadata: { intent: 'domains', return_url: 'https://app.example.com/settings' } });
     expect(JSON.stringify(event)).not.toContain(tokenOf(res.body.url));
-    expect((await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'billing' })).status).toBe(400);
-    expect((await service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'sso', return_url: 'javascript:alert(1)' })).status).toBe(400);
-    expect((await service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000001/portal-links', { intent: 'sso' })).status).toBe(404);
+    expect((await pair.service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'billing' })).status).toBe(400);
+    expect((await pair.service.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'sso', return_url: 'javascript:alert(1)' })).status).toBe(400);
+    expect((await pair.service.request('POST', '/v1/tenants/00000000-0000-4000-8000-000000000001/portal-links', { intent: 'sso' })).status).toBe(404);
   });
 
   it('a link opens once: its GET only shows the button, the button opens a session (HttpOnly, SameSite=Strict cookie), a second press says it was used', async () => {
@@ -77,7 +67,7 @@ describe('portal links', () => {
     const again = await raw('POST', '/portal/open', { form: { token: tokenOf(url) } });
     expect(again.status).toBe(410);
     expect(await again.text()).toContain('This link has been used');
-    const [opened] = (await service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_opened`)).body.items;
+    const [opened] = (await pair.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=portal.link_opened`)).body.items;
     expect(opened).toMatchObject({ actor_type: 'portal', metadata: { intent: 'invitations' } });
   });
 
@@ -114,13 +104,13 @@ describe('portal sessions', () => {
   it("a session reaches its own intent of its own tenant only: another intent's page, another tenant's invitation or member gets nothing", async () => {
     const mine = await newTenant('Mine');
     const theirs = await newTenant('Theirs');
-    const invited = (await service.request('POST', `/v1/tenants/${theirs.id}/invitations`, { email: `x@${theirs.slug}.example`, send_email: false })).body;
+    const invited = (await pair.service.request('POST', `/v1/tenants/${theirs.id}/invitations`, { email: `x@${theirs.slug}.example`, send_email: false })).body;
     const { cookie, csrf } = await openSession((await linkFor(mine.id, 'invitations')).url);
     expect((await raw('GET', '/portal/members', { cookie })).status).toBe(404);
     expect((await raw('GET', `/portal/invitations?tenant_id=${theirs.id}`, { cookie }).then((r) => r.text()))).not.toContain(`x@${theirs.slug}.example`);
     const revoke = await raw('POST', '/portal/invitations/revoke', { cookie, form: { _csrf: csrf, id: invited.id } });
     expect(revoke.status).toBe(400);
-    expect((await service.request('GET', `/v1/invitations/${invited.id}`)).body.state).toBe('pending');
+    expect((await pair.service.request('GET', `/v1/invitations/${invited.id}`)).body.state).toBe('pending');
 
     const member = await newTenant('Members');
     const { cookie: membersCookie, csrf: membersCsrf } = await openSession((await linkFor(member.id, 'members')).url);
@@ -158,17 +148,17 @@ describe('portal sessions', () => {
   it('a session ends when its tenant is frozen or archived: its next request is the ended page (401), changes nothing, and reactivating the tenant does not revive it', async () => {
     const frozen = await newTenant();
     const session = await openSession((await linkFor(frozen.id, 'invitations')).url);
-    expect((await service.request('POST', `/v1/tenants/${frozen.id}/cancel`, {})).body.status).toBe('frozen');
+    expect((await pair.service.request('POST', `/v1/tenants/${frozen.id}/cancel`, {})).body.status).toBe('frozen');
     const invite = await raw('POST', '/portal/invitations/invite', { cookie: session.cookie, form: { _csrf: session.csrf, email: `late@${frozen.slug}.example` } });
     expect(invite.status).toBe(401);
     expect(await invite.text()).toContain('Your session has ended');
     expect(await sql('select 1 from invitations where tenant_id = ?', [frozen.id])).toEqual([]);
-    expect((await service.request('POST', `/v1/tenants/${frozen.id}/activate`, {})).body.status).toBe('active');
+    expect((await pair.service.request('POST', `/v1/tenants/${frozen.id}/activate`, {})).body.status).toBe('active');
     expect((await raw('GET', '/portal/invitations', { cookie: session.cookie })).status).toBe(401);
 
     const archived = await newTenant();
     const other = await openSession((await linkFor(archived.id, 'audit')).url);
-    expect((await service.request('POST', `/v1/tenants/${archived.id}/archive`, {})).body.status).toBe('archived');
+    expect((await pair.service.request('POST', `/v1/tenants/${archived.id}/archive`, {})).body.status).toBe('archived');
     const page = await raw('GET', '/portal/audit', { cookie: other.cookie });
     expect(page.status).toBe(401);
     expect(await page.text()).toContain('Your session has ended');
@@ -188,7 +178,7 @@ describe('portal sessions', () => {
 
 describe('a portal link needs the scope of what it opens (AUTH_ENABLED)', () => {
   const asCaller = async (scope: string, tenantId: string, intent: string) =>
-    authenticated.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent }, { authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'product', scope })}` });
+    pair.authenticated.request('POST', `/v1/tenants/${tenantId}/portal-links`, { intent }, { authorization: `Bearer ${await pair.issuer.sign({ aud: 'tenant-registry', azp: 'product', scope })}` });
 
   it('refuses an audit link to members:write without audit:read: 403, and no link is made', async () => {
     const tenant = await newTenant();
@@ -211,10 +201,10 @@ describe("the portal's audit page shows the customer's events without the operat
   const INTERNAL = ['sales-owner-alice', 'ERP-4711-internal', 'cus_payment_0815'];
 
   async function tenantWithOperatorHistory() {
-    const created = await service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal-audit'), name: 'Audited', sales_owner: INTERNAL[0] }, { 'user-agent': OPERATOR_AGENT });
+    const created = await pair.service.request('POST', '/v1/tenants', { slug: uniqueSlug('portal-audit'), name: 'Audited', sales_owner: INTERNAL[0] }, { 'user-agent': OPERATOR_AGENT });
     const tenant = created.body.tenant as { id: string; slug: string };
-    await service.request('POST', `/v1/tenants/${tenant.id}/activate`, { erp_customer_id: INTERNAL[1] }, { 'user-agent': OPERATOR_AGENT });
-    await service.request('PATCH', `/v1/tenants/${tenant.id}`, { name: 'Audited Renamed', payment_cust_id: INTERNAL[2], sales_owner: 'sales-owner-bob' }, { 'user-agent': OPERATOR_AGENT });
+    await pair.service.request('POST', `/v1/tenants/${tenant.id}/activate`, { erp_customer_id: INTERNAL[1] }, { 'user-agent': OPERATOR_AGENT });
+    await pair.service.request('PATCH', `/v1/tenants/${tenant.id}`, { name: 'Audited Renamed', payment_cust_id: INTERNAL[2], sales_owner: 'sales-owner-bob' }, { 'user-agent': OPERATOR_AGENT });
     const [stored] = await sql(`select source_ip from audit_events where tenant_id = ? and action = 'tenant.updated'`, [tenant.id]);
     expect(stored!.source_ip).toBeTruthy();
     return { tenant, operatorIp: stored!.source_ip as string };

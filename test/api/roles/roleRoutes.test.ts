@@ -1,34 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../../api/auth/authConfig.ts';
-import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
-import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+import { startServicePair, type ServicePair } from '../../support/servicePair.ts';
+import { uniqueSlug } from '../../support/testService.ts';
 
-let service: TestService;
-/** The same service with AUTH_ENABLED, for tokens bound to tenants. */
-let authenticated: TestService;
-let issuer: OidcIssuer;
+/** The service, and its twin with AUTH_ENABLED for the scopes and tenant bindings of tokens. */
+let pair: ServicePair;
 beforeAll(async () => {
-  service = await startTestService();
-  issuer = await startOidcIssuer();
-  authenticated = await startTestService({}, { authConfig: loadAuthConfig({ AUTH_ENABLED: 'true', AUTH_ISSUER: issuer.issuer }) });
+  pair = await startServicePair();
 });
-afterAll(async () => {
-  await service?.close();
-  await authenticated?.close();
-  await issuer?.close();
-});
+afterAll(() => pair?.close());
 
 /** A role slug no other test of the run uses. */
 const uniqueRole = (stem = 'Role') => `${stem}_${randomUUID().slice(0, 8)}`;
-const newTenant = async () => (await service.request('POST', '/v1/tenants', { slug: uniqueSlug('roles'), name: 'Roles' })).body.tenant.id as string;
-const create = (body: Record<string, unknown>) => service.request('POST', '/v1/roles', body);
-const list = (tenantId?: string) => service.request('GET', `/v1/roles${tenantId ? `?tenant_id=${tenantId}` : ''}`);
-const patch = (id: string, body: unknown) => service.request('PATCH', `/v1/roles/${id}`, body);
-const remove = (id: string) => service.request('DELETE', `/v1/roles/${id}`);
+const newTenant = async () => (await pair.service.request('POST', '/v1/tenants', { slug: uniqueSlug('roles'), name: 'Roles' })).body.tenant.id as string;
+const create = (body: Record<string, unknown>) => pair.service.request('POST', '/v1/roles', body);
+const list = (tenantId?: string) => pair.service.request('GET', `/v1/roles${tenantId ? `?tenant_id=${tenantId}` : ''}`);
+const patch = (id: string, body: unknown) => pair.service.request('PATCH', `/v1/roles/${id}`, body);
+const remove = (id: string) => pair.service.request('DELETE', `/v1/roles/${id}`);
 const builtIn = async (slug: string) => (await list()).body.items.find((r: { slug: string }) => r.slug === slug);
 const eventsOf = (roleId: string) =>
-  service.orm.em
+  pair.service.orm.em
     .fork()
     .execute<{ action: string; tenant_id: string | null; target_name: string; metadata: any }[]>(
       'select action, tenant_id, target_name, metadata from audit_events where target_type = ? and target_id = ? order by id',
@@ -156,7 +147,7 @@ describe('POST /v1/roles', () => {
 
   it('the role and role.created commit together: an audit append that fails leaves no role', async () => {
     const slug = uniqueRole('Atomic');
-    const execute = (sql: string) => service.orm.em.fork().execute(sql);
+    const execute = (sql: string) => pair.service.orm.em.fork().execute(sql);
     await execute(`alter table audit_events add constraint refuse_atomic_probe check (target_name is distinct from '${slug}') not valid`);
     try {
       expect((await create({ slug, name: 'Atomic' })).status).toBe(500);
@@ -245,9 +236,9 @@ describe('DELETE /v1/roles/{id}', () => {
 
 describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (members:read members:write here)', () => {
   const bearer = async (tenantId?: string) => ({
-    authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'portal', scope: 'members:read members:write', ...(tenantId ? { tenant_id: tenantId } : {}) })}`,
+    authorization: `Bearer ${await pair.issuer.sign({ aud: 'tenant-registry', azp: 'portal', scope: 'members:read members:write', ...(tenantId ? { tenant_id: tenantId } : {}) })}`,
   });
-  const call = async (method: string, path: string, body: unknown, tenantId: string) => authenticated.request(method, path, body, await bearer(tenantId));
+  const call = async (method: string, path: string, body: unknown, tenantId: string) => pair.authenticated.request(method, path, body, await bearer(tenantId));
 
   it("lists, creates, changes and deletes its own tenant's roles", async () => {
     const mine = await newTenant();
@@ -297,8 +288,8 @@ describe('a token bound to tenants (AUTH_ENABLED), whatever its scopes (members:
 });
 
 describe('the shared roles (every tenant has them) change only with registry:admin; a tenant\'s own with members:write', () => {
-  const token = async (scope: string) => ({ authorization: `Bearer ${await issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
-  const call = async (scope: string, method: string, path: string, body?: unknown) => authenticated.request(method, path, body, await token(scope));
+  const token = async (scope: string) => ({ authorization: `Bearer ${await pair.issuer.sign({ aud: 'tenant-registry', azp: 'operator', scope })}` });
+  const call = async (scope: string, method: string, path: string, body?: unknown) => pair.authenticated.request(method, path, body, await token(scope));
   const sharedChanges = async () => {
     const shared = (await create({ slug: uniqueRole('Shared'), name: 'Shared' })).body;
     return [
@@ -337,7 +328,7 @@ describe('the shared roles (every tenant has them) change only with registry:adm
 });
 
 describe("a tenant's default role never gains members:manage (409)", () => {
-  const setDefault = (tenantId: string, role: string) => service.request('PATCH', `/v1/tenants/${tenantId}`, { settings: { default_role: role } });
+  const setDefault = (tenantId: string, role: string) => pair.service.request('PATCH', `/v1/tenants/${tenantId}`, { settings: { default_role: role } });
 
   it("refuses members:manage to a tenant's own role that is its default_role, and to a shared one some tenant has as default: 409, unchanged", async () => {
     const tenant = await newTenant();

@@ -201,7 +201,7 @@ describe('POST /v1/internal/idp/sso-sign-in-checks', () => {
     const b = await newTenant();
     const bDomain = await verifiedDomain(b.id);
     const connection = (await request('POST', `/v1/tenants/${a.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's', domains: [aDomain, lapsing] })).body;
-    expect(await check({ idp_alias: connection.idp_alias, email: `Jane@${aDomain.toUpperCase()}` })).toMatchObject({ status: 200, body: { allowed: true, email_domain: aDomain } });
+    expect(await check({ idp_alias: connection.idp_alias, email: `Jane@${aDomain.toUpperCase()}` })).toMatchObject({ status: 200, body: { allowed: true, tenant_connection: true, email_domain: aDomain } });
     expect(await check({ idp_alias: connection.idp_alias, email: `mallory@${bDomain}` })).toMatchObject({ status: 403 });
     expect((await check({ idp_alias: connection.idp_alias, email: `mallory@sub.${aDomain}` })).status).toBe(403);
     expect((await check({ idp_alias: connection.idp_alias })).status).toBe(403);
@@ -211,7 +211,6 @@ describe('POST /v1/internal/idp/sso-sign-in-checks', () => {
     expect((await check({ idp_alias: connection.idp_alias, email: `jane@${lapsing}` })).status).toBe(403);
     expect((await request('PATCH', `/v1/sso-connections/${connection.id}`, { state: 'inactive' })).status).toBe(200);
     expect((await check({ idp_alias: connection.idp_alias, email: `jane@${aDomain}` })).status).toBe(403);
-    expect((await check({ idp_alias: 'sso-unknown', email: `jane@${aDomain}` })).status).toBe(404);
     const reasons = (await eventsOf(a.id, 'sso.sign_in_refused')).map((e) => [e.metadata.reason, e.metadata.email_domain]);
     expect(reasons).toEqual([
       ['domain_not_of_connection', bDomain],
@@ -221,5 +220,26 @@ describe('POST /v1/internal/idp/sso-sign-in-checks', () => {
       ['connection_inactive', aDomain],
     ]);
     expect(await eventsOf(b.id, 'sso.')).toEqual([]);
+  });
+
+  it("knows connections by the registry's record, not by their name: an alias that was never a connection is no tenant connection (200, the provider's own flow decides), a deleted connection's is refused (403, audited)", async () => {
+    const tenant = await newTenant();
+    const domain = await verifiedDomain(tenant.id);
+    const connection = (await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { issuer: issuer.issuer, client_id: 'c', client_secret: 's', domains: [domain] })).body;
+    const email = `jane@${domain}`;
+    for (const idp_alias of ['sso-unknown', `sso-${crypto.randomUUID()}`, 'partner-oidc', 'saml-partner']) {
+      const answer = await check({ idp_alias, email });
+      expect(answer, idp_alias).toMatchObject({ status: 200, body: { allowed: true, tenant_connection: false } });
+      expect(answer.body, idp_alias).not.toHaveProperty('email_domain');
+    }
+    expect(await check({ idp_alias: connection.idp_alias, email })).toMatchObject({ status: 200, body: { allowed: true, tenant_connection: true, email_domain: domain } });
+
+    expect((await request('DELETE', `/v1/sso-connections/${connection.id}`)).status).toBe(204);
+    // Its identity provider may linger in the provider (its removal is a later step, and may fail): it vouches for no one.
+    expect(await check({ idp_alias: connection.idp_alias, email })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect(await eventsOf(tenant.id, 'sso.sign_in_refused')).toEqual([
+      expect.objectContaining({ target_id: connection.id, metadata: expect.objectContaining({ idp_alias: connection.idp_alias, email_domain: domain, reason: 'connection_deleted' }) }),
+    ]);
+    expect((await request('POST', '/v1/internal/idp/sso-sign-ins', { user_id: await addSimulatedUser(stack.service.orm, { email }), idp_alias: connection.idp_alias })).status).toBe(404);
   });
 });

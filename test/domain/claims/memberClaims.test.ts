@@ -17,9 +17,9 @@ describe('tenantOfMemberships', () => {
 });
 
 describe('memberClaimsOf', () => {
-  it('gives an active or pending member its roles and permissions, an inactive one and a non-member none', () => {
+  it('gives only an active member its roles and permissions: a pending one (not yet accepted), an inactive one and a non-member none', () => {
     expect(memberClaimsOf(grant('a', 'active'))).toEqual({ org_roles: ['IT_ADMIN'], permissions: ['audit:read'], membership_status: 'active' });
-    expect(memberClaimsOf(grant('a', 'pending'))).toEqual({ org_roles: ['IT_ADMIN'], permissions: ['audit:read'], membership_status: 'pending' });
+    expect(memberClaimsOf(grant('a', 'pending'))).toEqual({ org_roles: [], permissions: [], membership_status: 'pending' });
     expect(memberClaimsOf(grant('a', 'inactive'))).toEqual({ org_roles: [], permissions: [], membership_status: 'inactive' });
     expect(memberClaimsOf(undefined)).toEqual({ org_roles: [], permissions: [], membership_status: 'none' });
   });

@@ -111,9 +111,9 @@ describe('resolveClaims with user_id (SPEC-EXTENSIONS §7)', () => {
       });
     });
 
-    it("a pending member (invite not yet accepted) gets its roles and permissions: it can only sign in by accepting", async () => {
+    it('a pending member (invitation not yet accepted) gets no roles and no permissions: nothing is granted before acceptance', async () => {
       const { stores, slugs } = await world('pending');
-      expect(await resolveClaims(stores, { tenant_slug: slugs[0], user_id: USER })).toMatchObject({ org_roles: ['ROLE_0', 'IT_ADMIN'], permissions: PERMISSIONS, membership_status: 'pending' });
+      expect(await resolveClaims(stores, { tenant_slug: slugs[0], user_id: USER })).toMatchObject({ org_roles: [], permissions: [], membership_status: 'pending' });
     });
 
     it('an inactive member gets no roles and no permissions', async () => {
@@ -150,7 +150,7 @@ describe('resolveClaims with user_id (SPEC-EXTENSIONS §7)', () => {
     it("no active membership: the attributes' tenant, its record's status deciding", async () => {
       const { stores, ids } = await world('inactive', 'pending');
       expect(await resolveClaims(stores, { user_id: USER, user_attrs: { tenant_id: ids[0]! } })).toMatchObject({ tenant_id: ids[0], org_roles: [], permissions: [], membership_status: 'inactive' });
-      expect(await resolveClaims(stores, { user_id: USER, user_attrs: { tenant_id: ids[1]! } })).toMatchObject({ tenant_id: ids[1], org_roles: ['ROLE_1', 'IT_ADMIN'], membership_status: 'pending' });
+      expect(await resolveClaims(stores, { user_id: USER, user_attrs: { tenant_id: ids[1]! } })).toMatchObject({ tenant_id: ids[1], org_roles: [], permissions: [], membership_status: 'pending' });
     });
 
     it('attributes naming a tenant the user is no member of are not_found: attributes alone never give a tenant', async () => {

@@ -29,6 +29,12 @@ describe('ssoEmailVerdict: a connection vouches only for addresses at its own ve
     for (const email of [undefined, '', 'jane', 'jane@']) expect(ssoEmailVerdict(connection, verified, email)).toEqual({ allowed: false, reason: 'no_email', emailDomain: null });
   });
 
+  it('refuses every sign-in through a deleted connection, its domains and an address at them included', () => {
+    for (const email of ['jane@acme.test', undefined]) {
+      expect(ssoEmailVerdict({ ...connection, state: 'deleted' }, verified, email)).toMatchObject({ allowed: false, reason: 'connection_deleted' });
+    }
+  });
+
   it('refuses everything through a connection with no domains', () => {
     expect(ssoEmailVerdict({ domains: [], state: 'active' }, verified, 'jane@acme.test')).toMatchObject({ allowed: false, reason: 'domain_not_of_connection' });
   });

@@ -1,25 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrm } from '../../../store/orm.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../../support/scratchDatabase.ts';
 
 /** A database of this file's own, migrated up to the migration before the members', given legacy rows, then migrated on. */
-const name = `members_migration_${process.pid}_${Date.now()}`;
-const scratchUrl = Object.assign(new URL(inject('databaseUrl')), { pathname: `/${name}` }).toString();
-let admin: pg.Client;
+let scratch: ScratchDatabase;
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: inject('databaseUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
+  scratch = await createScratchDatabase('members_migration');
 });
-afterAll(async () => {
-  await admin.query(`drop database ${name} with (force)`);
-  await admin.end();
-});
+afterAll(() => scratch?.drop());
 
 describe('Migration20261128000020Members', () => {
   it("makes each tenant provisioned before it an active IT_ADMIN member: the user of its latest idp.invite_sent, with the tenant's admin e-mail and name", async () => {
-    const orm = await openOrm(scratchUrl, 1);
+    const orm = await openOrm(scratch.ownerUrl, 1);
     try {
       await orm.migrator.up({ to: 'Migration20261127000019RolesAndPermissions' });
       const db = orm.em.fork();

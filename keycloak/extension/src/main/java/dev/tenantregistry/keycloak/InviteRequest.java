@@ -35,6 +35,10 @@ public class InviteRequest {
     @JsonProperty("nonce")
     public String nonce;
 
+    /** The alias of the organization an invitation joins, named in its e-mail. */
+    @JsonProperty("organization")
+    public String organization;
+
     /** False: the link is only answered, no e-mail goes out. Absent: true. */
     @JsonProperty("send_email")
     public Boolean sendEmail;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 import dev.tenantregistry.keycloak.invitations.InvitationActionToken;
+import dev.tenantregistry.keycloak.invitations.InvitationEmail;
 import org.keycloak.authentication.actiontoken.DefaultActionToken;
 import org.keycloak.authentication.actiontoken.execactions.ExecuteActionsActionToken;
 import org.keycloak.authentication.requiredactions.util.RequiredActionsValidator;
@@ -40,7 +41,8 @@ import org.keycloak.services.resources.admin.fgap.AdminPermissions;
  * 200 {"link": "..."} so the tenant registry can return the link as invite_url.
  *
  * With `invitation_id` and `nonce` the link is an InvitationActionToken (checked with the registry each time it is
- * opened); with `send_email: false` it is answered without an e-mail.
+ * opened), mailed as InvitationEmail says (an account that exists already is asked to sign in, naming the
+ * `organization`); with `send_email: false` it is answered without an e-mail.
  *
  * Answers: 200 link; 400 bad input (same checks as stock); 401 no or invalid token; 403 the caller lacks the realm-management
  * role manage-users; 404 unknown user; 500 the e-mail could not be sent (the caller retries, as with stock).
@@ -105,12 +107,16 @@ public class InviteResource {
         }
 
         try {
-            session.getProvider(EmailTemplateProvider.class)
-                    .setAttribute(Constants.TEMPLATE_ATTR_REQUIRED_ACTIONS, actions)
-                    .setAttribute(Constants.IGNORE_ACCEPT_LANGUAGE_HEADER, true)
-                    .setRealm(realm)
-                    .setUser(user)
-                    .sendExecuteActions(link, TimeUnit.SECONDS.toMinutes(params.getLifespan()));
+            if (invitation) {
+                InvitationEmail.send(session, realm, user, link, params.getLifespan(), actions, request.organization);
+            } else {
+                session.getProvider(EmailTemplateProvider.class)
+                        .setAttribute(Constants.TEMPLATE_ATTR_REQUIRED_ACTIONS, actions)
+                        .setAttribute(Constants.IGNORE_ACCEPT_LANGUAGE_HEADER, true)
+                        .setRealm(realm)
+                        .setUser(user)
+                        .sendExecuteActions(link, TimeUnit.SECONDS.toMinutes(params.getLifespan()));
+            }
         } catch (EmailException e) {
             // Without the e-mail there is no invitation: the caller must not get a link it would present as sent.
             LOG.warnf(e, "tenant-registry invite: the execute-actions e-mail to user %s could not be sent", user.getId());

@@ -24,6 +24,9 @@ record TenantClaims(String tenantId, String tenantSlug, String plan, String tena
     /** The user attribute with one JSON value per tenant (identityProvider.ts: TENANT_MEMBERSHIPS_ATTRIBUTE). */
     static final String TENANT_MEMBERSHIPS = "tenant_memberships";
 
+    /** membership_status of the only membership that grants its roles and permissions. */
+    static final String ACTIVE = "active";
+
     /** membership_status of a user the tenant has no member record of. */
     static final String NOT_A_MEMBER = "none";
 
@@ -55,7 +58,7 @@ record TenantClaims(String tenantId, String tenantSlug, String plan, String tena
         List<TenantClaims> active = new ArrayList<>();
         for (String value : values) {
             TenantClaims pushed = parse(readJson(value), FROM_ATTRIBUTES);
-            if (pushed != null && "active".equals(pushed.membershipStatus)) {
+            if (pushed != null && ACTIVE.equals(pushed.membershipStatus)) {
                 active.add(pushed);
             }
         }
@@ -112,9 +115,13 @@ record TenantClaims(String tenantId, String tenantSlug, String plan, String tena
             return null;
         }
         JsonNode status = body.path("membership_status");
+        // Only an active membership grants anything (SPEC-EXTENSIONS §13): roles a pending, inactive or non-member value
+        // carries (one an older registry pushed, or an admin wrote) never reach a token.
+        boolean grants = !status.isTextual() || ACTIVE.equals(status.asText());
         return new TenantClaims(body.get("tenant_id").asText(), body.get("tenant_slug").asText(), body.get("plan").asText(),
-                body.get("tenant_status").asText(), strings(body.path("products")), strings(body.path("org_roles")),
-                body.has("permissions") ? strings(body.get("permissions")) : null, status.isTextual() ? status.asText() : null, source);
+                body.get("tenant_status").asText(), strings(body.path("products")), grants ? strings(body.path("org_roles")) : List.of(),
+                body.has("permissions") ? (grants ? strings(body.get("permissions")) : List.of()) : null,
+                status.isTextual() ? status.asText() : null, source);
     }
 
     private static JsonNode readJson(String value) {

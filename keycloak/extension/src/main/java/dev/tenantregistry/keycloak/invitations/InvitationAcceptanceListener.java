@@ -15,7 +15,7 @@ import org.keycloak.sessions.AuthenticationSessionModel;
 
 /**
  * Tells the registry what it must hear of a person's sign-in: that an invited user completed its invitation's link,
- * and that a user signed in through a tenant's SSO connection. For the invitation: when, in the authentication session
+ * and that a user signed in through an identity provider (the registry knows which are tenants' SSO connections). For the invitation: when, in the authentication session
  * an invitation's link opened (InvitationActionTokenHandler's notes), an account made for it sets its password, or the
  * account the invitation's e-mail holds signs in, the registry is called at once, so the invitation is accepted
  * without waiting for the user's first token.
@@ -95,12 +95,13 @@ public class InvitationAcceptanceListener implements EventListenerProvider {
     }
 
     /**
-     * A sign-in through an identity provider of an SSO connection (`sso-<id>`): the registry makes a user that is no
-     * member of the connection's tenant a member with its default role, before the token the sign-in leads to is made.
+     * A sign-in through an identity provider: the registry, which knows which are tenants' SSO connections (whatever
+     * their alias or protocol), makes a user that is no member of the connection's tenant a member with its default
+     * role, before the token the sign-in leads to is made; through any other identity provider it records nothing.
      */
     private void reportSsoSignIn(Event event) {
         String alias = event.getDetails() == null ? null : event.getDetails().get("identity_provider");
-        if (alias == null || !alias.startsWith("sso-") || event.getUserId() == null) {
+        if (alias == null || event.getUserId() == null) {
             return;
         }
         RealmModel realm = session.getContext().getRealm();

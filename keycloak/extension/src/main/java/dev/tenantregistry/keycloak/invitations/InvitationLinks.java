@@ -41,7 +41,10 @@ final class InvitationLinks {
         }
     }
 
-    /** Reports a sign-in through an SSO connection's identity provider; a failure is logged, the login goes on. */
+    /**
+     * Reports a sign-in through an identity provider; a failure is logged, the login goes on. The registry's 404 says
+     * the alias is no tenant connection's (or the user is not linked to it): nothing to record.
+     */
     static void ssoSignIn(RegistryRequests.Target target, String alias, String userId, String email, String name) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("user_id", userId);
@@ -54,7 +57,7 @@ final class InvitationLinks {
         }
         try {
             RegistryRequests.Answer answer = RegistryRequests.post(target, "/v1/internal/idp/sso-sign-ins", body);
-            if (answer.status() != 200 && answer.status() != 201) {
+            if (answer.status() != 200 && answer.status() != 201 && answer.status() != 404) {
                 LOG.warnf("tenant-registry: the registry answered HTTP %d to the sign-in of user %s through %s", answer.status(), userId, alias);
             }
         } catch (Exception e) {

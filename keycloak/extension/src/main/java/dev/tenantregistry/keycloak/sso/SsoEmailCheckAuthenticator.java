@@ -17,18 +17,18 @@ import org.keycloak.models.UserModel;
 import org.keycloak.sessions.AuthenticationSessionModel;
 
 /**
- * Asks the registry, before a sign-in through a tenant's SSO connection (an identity provider `sso-<id>`) makes,
- * links or signs in an account, whether the connection may vouch for the e-mail its provider asserts: only for one
- * at the connection's verified domains (SPEC-EXTENSIONS §13). Anything but the registry's yes fails the flow with
- * an error page, a registry that does not answer included: a tenant's provider is never believed unchecked.
+ * Asks the registry, before a brokered sign-in these flows run makes, links or signs in an account, whether it may go
+ * on. The registry's record, not the alias, says whether the identity provider is a tenant's SSO connection (of any
+ * protocol): a connection may vouch only for an e-mail at its verified domains (SPEC-EXTENSIONS §13), a deleted one for
+ * none; an identity provider that was never a connection is no tenant's, and the registry lets the flow go on as it
+ * would without this step. Anything but the registry's yes fails the flow with an error page, a registry that does not
+ * answer included: a tenant's provider is never believed unchecked.
  */
 public class SsoEmailCheckAuthenticator implements Authenticator {
 
     private static final Logger LOG = Logger.getLogger(SsoEmailCheckAuthenticator.class);
 
     static final String CHECK_PATH = "/v1/internal/idp/sso-sign-in-checks";
-    /** The identity providers of SSO connections; other brokers of the realm are not the registry's to judge. */
-    static final String CONNECTION_ALIAS_PREFIX = "sso-";
 
     static final String REFUSED_MESSAGE = "Your organization's sign-in service cannot sign you in with this e-mail address here. "
             + "Ask your administrator which address to use.";
@@ -44,8 +44,8 @@ public class SsoEmailCheckAuthenticator implements Authenticator {
             return;
         }
         String alias = brokered.getIdentityProviderId();
-        if (alias == null || !alias.startsWith(CONNECTION_ALIAS_PREFIX)) {
-            context.success();
+        if (alias == null) {
+            fail(context, AuthenticationFlowError.INTERNAL_ERROR, UNCHECKED_MESSAGE);
             return;
         }
         Map<String, Object> body = new HashMap<>();

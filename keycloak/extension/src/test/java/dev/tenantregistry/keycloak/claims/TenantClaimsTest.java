@@ -60,6 +60,22 @@ class TenantClaimsTest {
     }
 
     @Test
+    void onlyAnActiveMembershipGrantsRolesAndPermissionsWhateverTheValueCarries() throws Exception {
+        for (String status : List.of("pending", "inactive", "none")) {
+            String carried = pushed(TENANT_A, "acme", status, List.of("IT_ADMIN"), List.of("members:manage"));
+            for (TenantClaims claims : List.of(TenantClaims.fromRegistry(tree(carried)),
+                    TenantClaims.fromPushedMemberships(List.of(carried), TENANT_A, "acme"))) {
+                assertEquals(List.of(), claims.orgRoles(), status);
+                assertEquals(List.of(), claims.permissions(), status);
+                assertEquals(status, claims.membershipStatus());
+            }
+        }
+        TenantClaims active = TenantClaims.fromRegistry(tree(pushed(TENANT_A, "acme", "active", List.of("IT_ADMIN"), List.of("members:manage"))));
+        assertEquals(List.of("IT_ADMIN"), active.orgRoles());
+        assertEquals(List.of("members:manage"), active.permissions());
+    }
+
+    @Test
     void onlyARecordWithAStatusOtherThanNoneIsAMember() throws Exception {
         assertTrue(TenantClaims.fromRegistry(tree(pushed(TENANT_A, "acme", "inactive", List.of(), List.of()))).ofMember());
         assertTrue(TenantClaims.fromRegistry(tree(pushed(TENANT_A, "acme", "pending", List.of(), List.of()))).ofMember());
