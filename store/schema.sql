@@ -115,6 +115,18 @@ CREATE TABLE public.catalog_products (
 );
 CREATE TRIGGER catalog_products_notify_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON catalog_products FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_catalog_change();
 
+CREATE TABLE public.deleted_sso_connections (
+  idp_alias text NOT NULL,
+  id uuid NOT NULL,
+  tenant_id uuid NOT NULL,
+  issuer text NOT NULL,
+  client_id text NOT NULL,
+  domains text[] DEFAULT '{}'::text[] NOT NULL,
+  deleted_at timestamp with time zone NOT NULL,
+  CONSTRAINT deleted_sso_connections_pkey PRIMARY KEY (idp_alias),
+  CONSTRAINT deleted_sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
+);
+
 CREATE TABLE public.directories (
   id uuid NOT NULL,
   tenant_id uuid NOT NULL,
