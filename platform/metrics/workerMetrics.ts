@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The worker's own Prometheus metrics; Temporal's SDK metrics are appended to the same scrape (worker/startWorker.ts). */
 export interface WorkerMetrics {
@@ -11,9 +11,17 @@ export interface WorkerMetrics {
   domainChecks: Counter<'outcome'>;
 }
 
-export function createWorkerMetrics(): WorkerMetrics {
+export function createWorkerMetrics(sources: { ready: () => Promise<boolean> }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'tenant_registry_worker_ready',
+    help: "1 while the worker polls Temporal (its /readyz): the Worker is RUNNING and its connection answers; 0 otherwise",
+    registers: [registry],
+    async collect() {
+      this.set((await sources.ready()) ? 1 : 0);
+    },
+  });
   return {
     registry,
     provisioningOutcomes: new Counter({
