@@ -10,6 +10,7 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
+import { onListener } from './listenerScope.ts';
 import { RequestAdmission } from '../platform/requestAdmission.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
@@ -103,8 +104,12 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const http = await listen(requests.listenerFor(listenerOf(app.callback())), settings.PORT, settings.HOST);
-  log.info({ port: http.port }, 'tenant registry API listening');
+  const handler = requests.listenerFor(listenerOf(app.callback()));
+  // With INTERNAL_PORT the internal calls have a port of their own (api/listenerScope.ts); both share the admission.
+  const separate = settings.INTERNAL_PORT > 0;
+  const http = await listen(separate ? onListener('public', handler) : handler, settings.PORT, settings.HOST);
+  const internalHttp = separate ? await listen(onListener('internal', handler), settings.INTERNAL_PORT, settings.HOST) : undefined;
+  log.info({ port: http.port, ...(internalHttp ? { internalPort: internalHttp.port } : {}) }, 'tenant registry API listening');
   const metricsServer = metrics
     ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)
     : undefined;
@@ -112,7 +117,7 @@ export async function startApi(options: {
     http,
     tenantActors,
     async stop() {
-      await http.close(settings.SHUTDOWN_GRACE_MS);
+      await Promise.all([http.close(settings.SHUTDOWN_GRACE_MS), internalHttp?.close(settings.SHUTDOWN_GRACE_MS)]);
       await metricsServer?.close();
       // The verifies just answered may have marked keys as used.
       await context.lastUsedMarks.flush();

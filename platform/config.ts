@@ -13,6 +13,12 @@ const integer = (fallback: number) => z.coerce.number().int().positive().default
 /** Every setting of the service with its default; README's configuration table mirrors this. */
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * A listener of the API's own on HOST for /v1/internal/* (the identity provider's calls, products' key
+   * verifications), which PORT then answers 404, so a network policy can keep those calls off the public path. 0:
+   * PORT serves them too.
+   */
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Loopback unless told otherwise: the container image sets 0.0.0.0, where the network is the container's own. */
   HOST: z.string().default('127.0.0.1'),
   /** Trust X-Forwarded-For for the audit log's source_ip and rate limits; only behind a proxy that sets it. */
