@@ -12,7 +12,9 @@ import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
 import { onListener } from './listenerScope.ts';
 import { RequestAdmission } from '../platform/requestAdmission.ts';
-import { runChecks, storeCheck } from './readinessChecks.ts';
+import { runChecks, storeCheck, type CheckResult } from './readinessChecks.ts';
+import { auditStreamLag } from '../domain/auditStreams/auditStreamLag.ts';
+import { temporalCertificateExpiries } from '../platform/temporal/temporalCertificateExpiries.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
 import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import { RegistryCache } from '../domain/reads/registryCache.ts';
@@ -61,7 +63,19 @@ export async function startApi(options: {
   const sealed = await stores.auditStreams.sealPlaintextSecrets();
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
   const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
-  const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
+  // The scrape reads the checks /readyz answers with, made (and cached) by createApp below.
+  let readiness = async (): Promise<Record<string, CheckResult>> => ({});
+  const metrics =
+    settings.METRICS_PORT > 0
+      ? createApiMetrics({
+          cache,
+          outbox: stores.outbox,
+          requests,
+          readiness: () => readiness(),
+          auditStreamLag: () => auditStreamLag(stores.auditStreams, stores.audit, new Date()),
+          certificates: temporalCertificateExpiries(settings),
+        })
+      : undefined;
   const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
@@ -94,6 +108,7 @@ export async function startApi(options: {
       ),
   };
   const { app, context } = createApp(deps);
+  readiness = context.readiness;
   const relay = startOutboxRelay({
     outbox: stores.outbox,
     audit: stores.audit,

@@ -3,6 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import { startMetricsServer } from '../platform/metrics/metricsServer.ts';
 import type { TelemetryOptions } from '@temporalio/worker';
 import { createWorkerMetrics, type WorkerMetrics } from '../platform/metrics/workerMetrics.ts';
+import type { CertificateExpiry } from '../platform/temporal/temporalCertificateExpiries.ts';
 import type { WorkerReadiness } from './workerReadiness.ts';
 
 export interface WorkerObservation {
@@ -22,11 +23,11 @@ export async function startWorkerMetrics(
   port: number,
   host: string,
   log: Logger,
-  sources: { readiness: WorkerReadiness },
+  sources: { readiness: WorkerReadiness; certificates: readonly CertificateExpiry[] },
 ): Promise<WorkerObservation> {
   const corePort = await freePort();
   const sdkTelemetry: TelemetryOptions = { metrics: { prometheus: { bindAddress: `127.0.0.1:${corePort}`, countersTotalSuffix: true, useSecondsForDurations: true } } };
-  const metrics = createWorkerMetrics({ ready: () => sources.readiness.ready() });
+  const metrics = createWorkerMetrics({ ready: () => sources.readiness.ready(), certificates: sources.certificates });
   const server = await startMetricsServer(
     port,
     host,

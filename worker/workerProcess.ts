@@ -8,6 +8,7 @@ import { loadKeycloakSettings } from '../identityProvider/keycloakSettings.ts';
 import { startWorker } from './startWorker.ts';
 import { startWorkerMetrics } from './workerMetricsEndpoint.ts';
 import { WorkerReadiness } from './workerReadiness.ts';
+import { temporalCertificateExpiries } from '../platform/temporal/temporalCertificateExpiries.ts';
 import { startTracing } from '../platform/tracing/tracing.ts';
 import { flushCompileCache } from 'node:module';
 
@@ -19,7 +20,7 @@ const log = createLogger(settings.LOG_LEVEL, 'tenant-registry-worker');
 const readiness = new WorkerReadiness(settings.READINESS_CACHE_MS, log);
 const observed =
   settings.WORKER_METRICS_PORT > 0
-    ? await startWorkerMetrics(settings.WORKER_METRICS_PORT, settings.HOST, log, { readiness })
+    ? await startWorkerMetrics(settings.WORKER_METRICS_PORT, settings.HOST, log, { readiness, certificates: temporalCertificateExpiries(settings) })
     : undefined;
 const runtime = await startServiceRuntime(settings, log, registryDatabase);
 const { idp, kind } = await identityProviderFor(keycloakSettings, runtime.orm, settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`);

@@ -1,4 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CertificateExpiry } from '../temporal/temporalCertificateExpiries.ts';
+import { registerCertificateExpiry } from './certificateExpiryGauge.ts';
 
 /** The worker's own Prometheus metrics; Temporal's SDK metrics are appended to the same scrape (worker/startWorker.ts). */
 export interface WorkerMetrics {
@@ -9,9 +11,11 @@ export interface WorkerMetrics {
   provisioningStepDuration: Histogram<'step' | 'outcome'>;
   /** The tenant actors' look-ups of domains' TXT records, by the state they left (or `resolver_unavailable`). */
   domainChecks: Counter<'outcome'>;
+  /** Syncs into the identity provider that outlasted their retries, once per failing streak (as audited), by what. */
+  providerSyncFailures: Counter<'sync'>;
 }
 
-export function createWorkerMetrics(sources: { ready: () => Promise<boolean> }): WorkerMetrics {
+export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; certificates: readonly CertificateExpiry[] }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -22,6 +26,7 @@ export function createWorkerMetrics(sources: { ready: () => Promise<boolean> }):
       this.set((await sources.ready()) ? 1 : 0);
     },
   });
+  registerCertificateExpiry(registry, sources.certificates);
   return {
     registry,
     provisioningOutcomes: new Counter({
@@ -41,6 +46,12 @@ export function createWorkerMetrics(sources: { ready: () => Promise<boolean> }):
       name: 'tenant_registry_domain_checks_total',
       help: "Look-ups of domains' TXT records by the tenant actors, by the state they left the domain in, or resolver_unavailable",
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    providerSyncFailures: new Counter({
+      name: 'tenant_registry_provider_sync_failures_total',
+      help: 'Syncs into the identity provider that failed past their retries, once per failing streak (the idp.*_sync_failed audit events): directory, member, claims_push, domain, sso',
+      labelNames: ['sync'] as const,
       registers: [registry],
     }),
   };
