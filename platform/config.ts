@@ -180,6 +180,8 @@ const Settings = z.object({
   PUBLIC_BASE_URL: optionalText,
 });
 export type Settings = z.infer<typeof Settings>;
+/** Every setting's name: the Helm chart gives each one it needs in production a value (test/deploy/helmChart.test.ts). */
+export const SETTING_NAMES = Object.keys(Settings.shape) as (keyof Settings)[];
 
 /**
  * The settings that hold a secret (IDP_ADMIN_CLIENT_SECRET is read by identityProvider/keycloakSettings.ts from the
