@@ -15,6 +15,9 @@ export interface WorkerMetrics {
   providerSyncFailures: Counter<'sync'>;
 }
 
+/** What tenant_registry_provider_sync_failures_total counts by: each series exists from the start, so increase() sees the first failure. */
+const PROVIDER_SYNCS = ['directory', 'member', 'claims_push', 'domain', 'sso'] as const;
+
 export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; certificates: readonly CertificateExpiry[] }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -27,6 +30,13 @@ export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; ce
     },
   });
   registerCertificateExpiry(registry, sources.certificates);
+  const providerSyncFailures = new Counter({
+    name: 'tenant_registry_provider_sync_failures_total',
+    help: 'Syncs into the identity provider that failed past their retries, once per failing streak (the idp.*_sync_failed audit events): directory, member, claims_push, domain, sso',
+    labelNames: ['sync'] as const,
+    registers: [registry],
+  });
+  for (const sync of PROVIDER_SYNCS) providerSyncFailures.inc({ sync }, 0);
   return {
     registry,
     provisioningOutcomes: new Counter({
@@ -48,11 +58,6 @@ export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; ce
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
-    providerSyncFailures: new Counter({
-      name: 'tenant_registry_provider_sync_failures_total',
-      help: 'Syncs into the identity provider that failed past their retries, once per failing streak (the idp.*_sync_failed audit events): directory, member, claims_push, domain, sso',
-      labelNames: ['sync'] as const,
-      registers: [registry],
-    }),
+    providerSyncFailures,
   };
 }
