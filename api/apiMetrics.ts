@@ -3,6 +3,10 @@ import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { ActorOutbox } from '../domain/tenantActor/actorOutboxRepository.ts';
 import { VERIFY_CODES } from '../domain/apiKeys/keyVerdict.ts';
 import type { RequestAdmission } from '../platform/requestAdmission.ts';
+import type { CheckResult } from './readinessChecks.ts';
+import type { AuditStreamLag } from '../domain/auditStreams/auditStreamLag.ts';
+import type { CertificateExpiry } from '../platform/temporal/temporalCertificateExpiries.ts';
+import { registerCertificateExpiry } from '../platform/metrics/certificateExpiryGauge.ts';
 
 type VerifyCode = (typeof VERIFY_CODES)[number];
 
@@ -19,10 +23,43 @@ export interface ApiMetrics {
   claimsResolutions: Counter<'outcome'>;
 }
 
-export function createApiMetrics(sources: { cache: RegistryCache; outbox: ActorOutbox; requests: RequestAdmission }): ApiMetrics {
+export interface ApiMetricSources {
+  cache: RegistryCache;
+  outbox: ActorOutbox;
+  requests: RequestAdmission;
+  /** The checks /readyz answers with (cached by READINESS_CACHE_MS, so a scrape costs no extra ping). */
+  readiness: () => Promise<Record<string, CheckResult>>;
+  auditStreamLag: () => Promise<AuditStreamLag[]>;
+  certificates: readonly CertificateExpiry[];
+}
+
+export function createApiMetrics(sources: ApiMetricSources): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const { cache, outbox, requests } = sources;
+  new Gauge({
+    name: 'tenant_registry_readiness_check_up',
+    help: "The readiness checks of /readyz by check (store, temporal, identity_provider, outbox): 1 up or disabled, 0 down; the store's decides /readyz",
+    labelNames: ['check'] as const,
+    registers: [registry],
+    async collect() {
+      for (const [check, { status }] of Object.entries(await sources.readiness())) this.set({ check }, status === 'down' ? 0 : 1);
+    },
+  });
+  const streams = new Gauge({ name: 'tenant_registry_audit_streams', help: 'Live audit streams', registers: [] });
+  new Gauge({
+    name: 'tenant_registry_audit_stream_lag_seconds',
+    help: 'Age of the oldest audit event a live stream should carry and has not delivered yet, the most of any stream (0: every stream caught up)',
+    registers: [registry],
+    async collect() {
+      // One series, not one a stream: a stream's id is no label (ids never are); the alert needs the worst.
+      const lags = await sources.auditStreamLag();
+      this.set(Math.max(0, ...lags.map((lag) => lag.oldestUndeliveredSeconds)));
+      streams.set(lags.length);
+    },
+  });
+  registry.registerMetric(streams);
+  registerCertificateExpiry(registry, sources.certificates);
   new Gauge({
     name: 'tenant_registry_http_requests_running',
     help: 'Requests the API is running now (at most HTTP_MAX_REQUESTS_IN_FLIGHT, but for those past HTTP_SLOT_RELEASE_MS)',

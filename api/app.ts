@@ -11,6 +11,7 @@ import { requestTracing } from './middleware/requestTracing.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
 import { uriLimit } from './middleware/uriLimit.ts';
 import { codecCors } from './middleware/codecCors.ts';
+import { listenerScope } from './listenerScope.ts';
 import { addressRateLimit, rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
 import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
@@ -115,6 +116,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(requestScope(deps.log));
   app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
   app.use(uriLimit());
+  app.use(listenerScope());
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   const publicPaths = publicPathsOf(routes, [SCIM_PATH_PREFIX, PORTAL_PATH_PREFIX]);

@@ -10,8 +10,11 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
+import { onListener } from './listenerScope.ts';
 import { RequestAdmission } from '../platform/requestAdmission.ts';
-import { runChecks, storeCheck } from './readinessChecks.ts';
+import { runChecks, storeCheck, type CheckResult } from './readinessChecks.ts';
+import { auditStreamLag } from '../domain/auditStreams/auditStreamLag.ts';
+import { temporalCertificateExpiries } from '../platform/temporal/temporalCertificateExpiries.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
 import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import { RegistryCache } from '../domain/reads/registryCache.ts';
@@ -60,7 +63,19 @@ export async function startApi(options: {
   const sealed = await stores.auditStreams.sealPlaintextSecrets();
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
   const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
-  const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
+  // The scrape reads the checks /readyz answers with, made (and cached) by createApp below.
+  let readiness = async (): Promise<Record<string, CheckResult>> => ({});
+  const metrics =
+    settings.METRICS_PORT > 0
+      ? createApiMetrics({
+          cache,
+          outbox: stores.outbox,
+          requests,
+          readiness: () => readiness(),
+          auditStreamLag: () => auditStreamLag(stores.auditStreams, stores.audit, new Date()),
+          certificates: temporalCertificateExpiries(settings),
+        })
+      : undefined;
   const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
@@ -93,6 +108,7 @@ export async function startApi(options: {
       ),
   };
   const { app, context } = createApp(deps);
+  readiness = context.readiness;
   const relay = startOutboxRelay({
     outbox: stores.outbox,
     audit: stores.audit,
@@ -103,8 +119,12 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const http = await listen(requests.listenerFor(listenerOf(app.callback())), settings.PORT, settings.HOST);
-  log.info({ port: http.port }, 'tenant registry API listening');
+  const handler = requests.listenerFor(listenerOf(app.callback()));
+  // With INTERNAL_PORT the internal calls have a port of their own (api/listenerScope.ts); both share the admission.
+  const separate = settings.INTERNAL_PORT > 0;
+  const http = await listen(separate ? onListener('public', handler) : handler, settings.PORT, settings.HOST);
+  const internalHttp = separate ? await listen(onListener('internal', handler), settings.INTERNAL_PORT, settings.HOST) : undefined;
+  log.info({ port: http.port, ...(internalHttp ? { internalPort: internalHttp.port } : {}) }, 'tenant registry API listening');
   const metricsServer = metrics
     ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)
     : undefined;
@@ -112,7 +132,7 @@ export async function startApi(options: {
     http,
     tenantActors,
     async stop() {
-      await http.close(settings.SHUTDOWN_GRACE_MS);
+      await Promise.all([http.close(settings.SHUTDOWN_GRACE_MS), internalHttp?.close(settings.SHUTDOWN_GRACE_MS)]);
       await metricsServer?.close();
       // The verifies just answered may have marked keys as used.
       await context.lastUsedMarks.flush();

@@ -13,6 +13,12 @@ const integer = (fallback: number) => z.coerce.number().int().positive().default
 /** Every setting of the service with its default; README's configuration table mirrors this. */
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * A listener of the API's own on HOST for /v1/internal/* (the identity provider's calls, products' key
+   * verifications), which PORT then answers 404, so a network policy can keep those calls off the public path. 0:
+   * PORT serves them too.
+   */
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Loopback unless told otherwise: the container image sets 0.0.0.0, where the network is the container's own. */
   HOST: z.string().default('127.0.0.1'),
   /** Trust X-Forwarded-For for the audit log's source_ip and rate limits; only behind a proxy that sets it. */
@@ -174,6 +180,8 @@ const Settings = z.object({
   PUBLIC_BASE_URL: optionalText,
 });
 export type Settings = z.infer<typeof Settings>;
+/** Every setting's name: the Helm chart gives each one it needs in production a value (test/deploy/helmChart.test.ts). */
+export const SETTING_NAMES = Object.keys(Settings.shape) as (keyof Settings)[];
 
 /**
  * The settings that hold a secret (IDP_ADMIN_CLIENT_SECRET is read by identityProvider/keycloakSettings.ts from the

@@ -5,17 +5,31 @@ import type { Logger } from '../platform/logger.ts';
 import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantWorker } from './createTenantWorker.ts';
-import { startWorkerMetrics } from './workerMetricsEndpoint.ts';
+import type { WorkerObservation } from './workerMetricsEndpoint.ts';
+import type { WorkerReadiness } from './workerReadiness.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { temporalWithoutTlsWarning } from '../platform/temporal/temporalWithoutTlsWarning.ts';
 
-/** Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown). */
-export async function startWorker(options: { settings: Settings; log: Logger; orm: Orm; temporal: TemporalAccess; idp: IdentityProvider; secretBox: SecretBox }) {
+/**
+ * Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown).
+ * `observed`: its metrics and health listener (WORKER_METRICS_PORT), started by the process before this, with the
+ * readiness that watches the worker made here.
+ */
+export async function startWorker(options: {
+  settings: Settings;
+  log: Logger;
+  orm: Orm;
+  temporal: TemporalAccess;
+  idp: IdentityProvider;
+  secretBox: SecretBox;
+  observed?: WorkerObservation;
+  readiness?: WorkerReadiness;
+}) {
   // The worker's share of api/securityWarnings.ts: it reaches the same Temporal.
   const withoutTls = temporalWithoutTlsWarning(options.settings);
   if (withoutTls) options.log[withoutTls.level](withoutTls.message);
-  const observed = options.settings.WORKER_METRICS_PORT > 0 ? await startWorkerMetrics(options.settings.WORKER_METRICS_PORT, options.settings.HOST, options.log) : undefined;
+  const { observed } = options;
   // No signal handlers of the SDK's own: on SIGTERM it would shut the worker down by itself, racing shutdownOnSignals'
   // ordered steps (the process could end before the store was closed and the log said "stopped").
   Runtime.install({ shutdownSignals: [], telemetryOptions: observed?.sdkTelemetry });
@@ -35,6 +49,7 @@ export async function startWorker(options: { settings: Settings; log: Logger; or
     domainChecks: domainChecksOf(options.settings),
   });
   const running = worker.run();
+  options.readiness?.watch(worker, connection);
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');
   return {
     running,

@@ -548,6 +548,8 @@ export function createTenantActorActivities(deps: {
         },
         SYSTEM_ACTOR,
       );
+      // Counted once appended: an append that failed is made again by the actor.
+      metrics?.providerSyncFailures.inc({ sync: what });
     },
 
     /**
@@ -676,6 +678,7 @@ export function createTenantActorActivities(deps: {
         },
         SYSTEM_ACTOR,
       );
+      metrics?.providerSyncFailures.inc({ sync: 'member' });
     },
 
     /** Appends idp.claims_push_failed once per failing streak (`outcomeId` names it). */
@@ -690,6 +693,7 @@ export function createTenantActorActivities(deps: {
         },
         SYSTEM_ACTOR,
       );
+      metrics?.providerSyncFailures.inc({ sync: 'claims_push' });
     },
   };
 }

@@ -1,4 +1,6 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CertificateExpiry } from '../temporal/temporalCertificateExpiries.ts';
+import { registerCertificateExpiry } from './certificateExpiryGauge.ts';
 
 /** The worker's own Prometheus metrics; Temporal's SDK metrics are appended to the same scrape (worker/startWorker.ts). */
 export interface WorkerMetrics {
@@ -9,11 +11,32 @@ export interface WorkerMetrics {
   provisioningStepDuration: Histogram<'step' | 'outcome'>;
   /** The tenant actors' look-ups of domains' TXT records, by the state they left (or `resolver_unavailable`). */
   domainChecks: Counter<'outcome'>;
+  /** Syncs into the identity provider that outlasted their retries, once per failing streak (as audited), by what. */
+  providerSyncFailures: Counter<'sync'>;
 }
 
-export function createWorkerMetrics(): WorkerMetrics {
+/** What tenant_registry_provider_sync_failures_total counts by: each series exists from the start, so increase() sees the first failure. */
+const PROVIDER_SYNCS = ['directory', 'member', 'claims_push', 'domain', 'sso'] as const;
+
+export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; certificates: readonly CertificateExpiry[] }): WorkerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'tenant_registry_worker_ready',
+    help: "1 while the worker polls Temporal (its /readyz): the Worker is RUNNING and its connection answers; 0 otherwise",
+    registers: [registry],
+    async collect() {
+      this.set((await sources.ready()) ? 1 : 0);
+    },
+  });
+  registerCertificateExpiry(registry, sources.certificates);
+  const providerSyncFailures = new Counter({
+    name: 'tenant_registry_provider_sync_failures_total',
+    help: 'Syncs into the identity provider that failed past their retries, once per failing streak (the idp.*_sync_failed audit events): directory, member, claims_push, domain, sso',
+    labelNames: ['sync'] as const,
+    registers: [registry],
+  });
+  for (const sync of PROVIDER_SYNCS) providerSyncFailures.inc({ sync }, 0);
   return {
     registry,
     provisioningOutcomes: new Counter({
@@ -35,5 +58,6 @@ export function createWorkerMetrics(): WorkerMetrics {
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
+    providerSyncFailures,
   };
 }

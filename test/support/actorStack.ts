@@ -15,6 +15,7 @@ import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
 import { domainChecksOf } from '../../platform/domainChecksOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
+import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 
 export interface ActorStack {
   service: TestService;
@@ -42,6 +43,8 @@ export interface ActorStackOptions {
   activities?: (real: ReturnType<typeof workerActivities>) => ReturnType<typeof workerActivities>;
   /** The API's authentication; default off. */
   authConfig?: AuthConfig;
+  /** The worker's metrics, for a test that reads what its activities count; default none. */
+  workerMetrics?: WorkerMetrics;
 }
 
 /**
@@ -114,6 +117,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
           secretBox: testSecretBox(),
           domainChecks: domainChecksOf(service.deps.settings),
+          metrics: options.workerMetrics,
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
       });

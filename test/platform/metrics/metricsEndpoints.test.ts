@@ -111,6 +111,13 @@ describe('the /metrics endpoints of the API and the worker', () => {
     expect(apiText).toMatch(/^tenant_registry_http_requests_waiting 0$/m);
     expect(apiText).toMatch(/^tenant_registry_http_requests_running \d+$/m);
     expect(apiText).toMatch(/^process_cpu_seconds_total /m);
+    // What the alerts read (deploy/prometheus/): the readiness checks, the streams' lag, the certificates (none without TLS).
+    expect(sample(apiText, 'tenant_registry_readiness_check_up', { check: 'store' })).toBe(1);
+    expect(sample(apiText, 'tenant_registry_readiness_check_up', { check: 'temporal' })).toBe(1);
+    expect(apiText).toMatch(/^tenant_registry_audit_stream_lag_seconds \d+(\.\d+)?(e[+-]?\d+)?$/m);
+    expect(apiText).toMatch(/^tenant_registry_audit_streams \d+$/m);
+    expect(apiText).toMatch(/^# TYPE tenant_registry_certificate_expiry_timestamp_seconds gauge$/m);
+    expect(apiText).not.toMatch(/^tenant_registry_certificate_expiry_timestamp_seconds\{/m);
     // Route templates only: no id ever becomes a label value.
     expect(apiText.split('\n').filter((line) => UUID.test(line))).toEqual([]);
     const ids = [tenantId, key.api_key.id, failed.body.tenant.id];
@@ -124,6 +131,9 @@ describe('the /metrics endpoints of the API and the worker', () => {
       expect(sample(workerText, 'tenant_registry_provisioning_step_duration_seconds_count', { step, outcome: 'succeeded' }), step).toBeGreaterThanOrEqual(1);
     }
     expect(sample(workerText, 'tenant_registry_provisioning_step_duration_seconds_count', { step: 'organization', outcome: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(workerText).toMatch(/^tenant_registry_worker_ready 1$/m);
+    expect(workerText).toMatch(/^# TYPE tenant_registry_provider_sync_failures_total counter$/m);
+    expect(workerText).toMatch(/^# TYPE tenant_registry_certificate_expiry_timestamp_seconds gauge$/m);
     // The Temporal SDK's own worker metrics, in the same scrape.
     expect(workerText).toMatch(/^temporal_\w+/m);
     expect(workerText).toMatch(/^process_cpu_seconds_total /m);

@@ -6,6 +6,7 @@ import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { refusingProvider } from '../../support/refusingProvider.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
+import { createWorkerMetrics } from '../../../platform/metrics/workerMetrics.ts';
 
 /**
  * A directory's deprovisioning as durable steps of the tenant's actor under provider faults (SPEC-EXTENSIONS §10):
@@ -13,6 +14,8 @@ import { uniqueSlug } from '../../support/testService.ts';
  * dropped: what outlasts the retry policy waits on the actor's timer, not on the next change.
  */
 let stack: ActorStack;
+const metrics = createWorkerMetrics({ ready: async () => true, certificates: [] });
+const directorySyncFailures = async () => (await metrics.providerSyncFailures.get()).values.find((v) => v.labels.sync === 'directory')?.value ?? 0;
 /** The provider refuses to disable (or enable) these users, `times` times, as a Keycloak answering 503 or 401 would. */
 const refusals = new Map<string, { kind: IdpFailureKind; times: number }>();
 
@@ -26,7 +29,10 @@ function refusalOf(userId: string): IdpFailureKind | undefined {
 
 beforeAll(async () => {
   // Retries: 100 ms doubling to 400 ms, 3 attempts a step (the stack's defaults).
-  stack = await startActorStack({ idp: (service) => refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl), 'setUserEnabled', (userId) => refusalOf(userId)) });
+  stack = await startActorStack({
+    idp: (service) => refusingProvider(new SimulatedIdentityProvider(service.deps.orm, service.baseUrl), 'setUserEnabled', (userId) => refusalOf(userId)),
+    workerMetrics: metrics,
+  });
 });
 afterAll(() => stack.close());
 
@@ -61,6 +67,7 @@ async function activeDirectoryUser() {
 describe("a directory's deprovisioning under provider faults", () => {
   it('a deactivation the provider refuses past the retry policy is audited once, kept in the actor state and retried on its timer until the provider user is disabled', async () => {
     const { tenant, email, scimUserId, userId, scim } = await activeDirectoryUser();
+    const failuresBefore = await directorySyncFailures();
     // Five refusals of the disabling: the three attempts of the first try, two more of the timer's.
     refusals.set(userId, { kind: 'unavailable', times: 5 });
     const patched = await scim('PATCH', `/Users/${scimUserId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
@@ -78,6 +85,8 @@ describe("a directory's deprovisioning under provider faults", () => {
     await eventually(async () => (await providerUser(email))?.enabled === false, 20_000, 'the provider user disabled by the retry');
     await eventually(async () => (await actorState(tenant.id)).directorySync === undefined, 5_000, 'the failure cleared');
     expect(await auditOf(tenant.id, 'idp.directory_sync_failed')).toHaveLength(1);
+    // Counted as audited, once for the streak: what the directory sync alert reads (tenant_registry_provider_sync_failures_total).
+    expect((await directorySyncFailures()) - failuresBefore).toBe(1);
   }, 60_000);
 
   it('a deletion while no worker runs completes when one is back: the member removed, the provider user the directory made disabled', async () => {
