@@ -1,6 +1,7 @@
-// ESLint (flat config): the promise rules, with type information, and the import boundaries of the layers that
-// docs/architecture.md describes ("The lint rules that hold the boundaries"). `npm run lint` runs it; CI runs it
-// before the tests. The rule set is kept small on purpose: correctness, not style.
+// ESLint (flat config): the promise rules, with type information, the import boundaries of the layers that
+// docs/architecture.md describes ("The lint rules that hold the boundaries"), and the bound on a function's length.
+// `npm run lint` runs it, then dependency-cruiser for import circles (.dependency-cruiser.mjs); CI runs both before
+// the tests. The rule set is kept small on purpose: correctness and structure, not style.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
@@ -133,5 +134,18 @@ export default defineConfig(
     rules: {
       'boundaries/dependencies': ['error', { default: 'disallow', checkAllOrigins: true, checkInternals: false, policies: layerPolicies }],
     },
+  },
+  {
+    // A function a reader cannot hold in view does several things: split it by what it does. Lines of code only, so
+    // that a comment saying why never pushes a function over. Tests are left out: a test's setup reads top to bottom.
+    files: ['**/*.ts'],
+    ignores: ['test/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // TEMPORARY, until the tenant actor's activities are split by command family (issue 58, on its own branch): this
+    // one factory is the only function over the bound. The merge of that split removes this override.
+    files: ['activities/tenantActor/tenantActorActivities.ts'],
+    rules: { 'max-lines-per-function': 'off' },
   },
 );

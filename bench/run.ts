@@ -123,6 +123,28 @@ interface SeedCache {
   seeded: Seeded;
 }
 
+/** A row as measured: its peak run, the floor its ratios are taken to, its run at half its peak, its CPU. */
+interface MeasuredRow {
+  scenario: Scenario;
+  result: Measured;
+  /** The floor a row's ratios are taken to (paired around the row when a ratio is its target). */
+  base?: Measured;
+  half?: { rate: number; result: Measured };
+  cpu?: RequestCpu;
+}
+
+/** `npm start` as the bench runs it: its URL, its processes, and whether it still runs. */
+interface ServiceUnderTest {
+  url: string;
+  pid: number;
+  apiPid: number;
+  workerPid: number;
+  ports: { PORT: number; EMBEDDED_PG_PORT: number; TEMPORAL_DEV_PORT: number; TEMPORAL_UI_PORT: number; METRICS_PORT: number; WORKER_METRICS_PORT: number };
+  /** Opens nothing by itself: the bench opens the API's inspector with SIGUSR1 when it first profiles a row. */
+  inspectPort?: number;
+  alive: () => boolean;
+}
+
 async function main(): Promise<void> {
   const benchStarted = performance.now();
   const reuse = args.reuse && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as SeedCache) : undefined;
@@ -137,6 +159,69 @@ async function main(): Promise<void> {
   children.push(baseline);
   await waitForLine(baseline, /listening (\d+)/, 30_000);
 
+  const service = await startService(reuse);
+  const mb = (pid: number) => `${(RssSampler.read(pid).rss / 2 ** 20).toFixed(0)} MB`;
+  log(`service ready after ${((performance.now() - benchStarted) / 1000).toFixed(1)} s (API pid ${service.apiPid}, RSS ${mb(service.apiPid)}; worker pid ${service.workerPid}, RSS ${mb(service.workerPid)})`);
+
+  const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${service.ports.EMBEDDED_PG_PORT}/tenant_registry`;
+  const seeded = await seededData(reuse, databaseUrl, service.ports.EMBEDDED_PG_PORT);
+  const runId = Date.now().toString(36);
+  const rotatable: string[] = [];
+  const usableTenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
+  const directories = await benchDirectories(service.url, databaseUrl, usableTenant.id, DIRECTORY_USERS);
+  const membersTenantId = await membersTenant(databaseUrl, TENANT_MEMBERS);
+  await seedInvitations(databaseUrl, membersTenantId, TENANT_INVITATIONS);
+  if (args.plans) {
+    log('EXPLAIN (ANALYZE, BUFFERS) of the list and page statements');
+    process.stdout.write(await explainReads(databaseUrl, plannedReads(seeded, membersTenantId, directories.read.id)));
+    await stopAll();
+    return;
+  }
+  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl);
+  const selected = scenarios.filter((s) => chosen(s.name));
+  // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
+  if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
+  const serviceRss = new RssSampler(service.apiPid);
+  const workerRss = new RssSampler(service.workerPid);
+  workerRss.start();
+  const floors = new Floors(baseline.pid, `http://127.0.0.1:${baselinePort}`, seeded);
+
+  log('bare Koa floors');
+  const before = await floors.first();
+  // Closed loop, 64 connections keep a path saturated: its latency is then mostly queueing (Little's law: the mean is
+  // connections / throughput). Each path with a latency target is also driven at half its measured peak, paced over
+  // the same connections, right after its peak run: the latency a caller sees when the service is busy but not
+  // overloaded. The bare Koa app is measured the same way, as the floor of this machine and load generator.
+  const baselineHalfRate = Math.round(before.rps / 2);
+  log(`bare Koa baseline at ${baselineHalfRate}/s offered (half its peak)`);
+  const baseHalf = await floors.paced('koa', CONNECTIONS, HALF_LOAD_DURATION, baselineHalfRate, false);
+  log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
+  const { measured, settled } = await runRows(selected, service, floors, serviceRss);
+  measured.push(...(await runVariants(scenarios.find((s) => s.name === 'verify, valid key')!, service, floors)));
+  const exported = chosen(EXPORT_ROW) ? await runExportRow(seeded, service.url, serviceRss) : undefined;
+  const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service.url) : undefined;
+  // A row without a ratio target (writes, the paced rows) is shown against the mean of every run of its floor.
+  const floorMeans = Object.fromEntries(
+    (Object.keys(floors.runs) as Floor[]).map((floor) => [floor, floors.runs[floor].length > 0 ? meanOf(...floors.runs[floor]) : before]),
+  ) as Record<Floor, Measured>;
+  for (const entry of measured) entry.base ??= floorMeans[floorOf(entry.scenario)];
+  const serviceHwm = RssSampler.read(service.apiPid).hwm;
+  const workerPeak = workerRss.stop();
+  const misses = missReports(measured, baseHalf);
+  // After every figure of the table, so the profiler's cost and memory weigh on none: the same long-lived API
+  // process, which has served every row, profiled over a re-run of each row that missed.
+  if (service.inspectPort) await profileMisses(misses, scenarios, service);
+  await stopAll();
+
+  printReport({ floors, floorMeans, baselineHalfRate, baseHalf, measured, exported, seeded, settled, workerPeak, serviceHwm });
+  process.stdout.write(formatMissReports(misses.map((miss) => miss.report), cpus().length, service.inspectPort !== undefined));
+  if (tokenIssuance) process.stdout.write(formatTokenIssuance(tokenIssuance));
+  if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
+  log(`done in ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
+}
+
+/** Starts the service as `npm start` does, with its own ports and DATA_DIR, and waits until it is ready. */
+async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderTest> {
   const ports = {
     PORT: await freePort(),
     EMBEDDED_PG_PORT: reuse?.pgPort ?? (await freePort()),
@@ -145,7 +230,6 @@ async function main(): Promise<void> {
     METRICS_PORT: await freePort(),
     WORKER_METRICS_PORT: await freePort(),
   };
-  // Opens nothing by itself: the bench opens the API's inspector with SIGUSR1 when it first profiles a row.
   const inspectPort = args['row-profiles'] ? await freePort() : undefined;
   const serviceUrl = `http://127.0.0.1:${ports.PORT}`;
   log(`starting the service (node scripts/start.ts) in ${dataDir} on port ${ports.PORT}`);
@@ -186,157 +270,147 @@ async function main(): Promise<void> {
   const apiPid = childRunning(service.pid, 'api/main.ts');
   const workerPid = childRunning(service.pid, 'worker/main.ts');
   if (apiPid === undefined || workerPid === undefined) throw new Error('the API or worker process of npm start was not found');
-  const mb = (pid: number) => `${(RssSampler.read(pid).rss / 2 ** 20).toFixed(0)} MB`;
-  log(`service ready after ${((performance.now() - benchStarted) / 1000).toFixed(1)} s (API pid ${apiPid}, RSS ${mb(apiPid)}; worker pid ${workerPid}, RSS ${mb(workerPid)})`);
+  return { url: serviceUrl, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
+}
 
-  const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`;
-  let seeded: Seeded;
+/** The seeded volumes: those of the previous run of this mode with --reuse, else seeded now and remembered. */
+async function seededData(reuse: SeedCache | undefined, databaseUrl: string, pgPort: number): Promise<Seeded> {
   if (reuse) {
-    seeded = reuse.seeded;
     log('reusing the seeded database of the previous run');
-  } else {
-    log(`seeding ${volumes.tenants} tenants, ${volumes.apiKeys} API keys, ${volumes.auditEvents} audit events`);
-    seeded = await seed(databaseUrl, volumes, log);
-    await writeFile(seededFile, JSON.stringify({ pgPort: ports.EMBEDDED_PG_PORT, seeded } satisfies SeedCache));
+    return reuse.seeded;
+  }
+  log(`seeding ${volumes.tenants} tenants, ${volumes.apiKeys} API keys, ${volumes.auditEvents} audit events`);
+  const seeded = await seed(databaseUrl, volumes, log);
+  await writeFile(seededFile, JSON.stringify({ pgPort, seeded } satisfies SeedCache));
+  return seeded;
+}
+
+type FloorLoad = { url: string; connections: number; requests: BenchRequest[]; check: (body: string) => boolean };
+
+/**
+ * The bare Koa app's floors, the fair floors of issue #19: the same bare app reading and parsing the same bodies, and
+ * answering a page of the same size as the audit log's. Every run of each floor is kept, in order: the table's floor
+ * rows show their mean and spread.
+ */
+class Floors {
+  readonly runs: Record<Floor, Measured[]> = { koa: [], json: [], page: [] };
+  readonly #loads: Record<Floor, FloorLoad>;
+  readonly #pid: number;
+  readonly #rss: RssSampler;
+  #last: { floor: Floor; result: Measured } | undefined;
+
+  constructor(pid: number, url: string, seeded: Seeded) {
+    this.#pid = pid;
+    this.#rss = new RssSampler(pid);
+    const requests = seeded.validKeys.map((key) => ({ method: 'POST' as const, path: '/v1/internal/api-keys/verify', body: JSON.stringify({ key }) }));
+    const koa: FloorLoad = { url, connections: CONNECTIONS, requests, check: (body: string) => body.startsWith('{"valid":true') };
+    this.#loads = {
+      koa,
+      json: { ...koa, requests: requests.map((r) => ({ ...r, path: '/floor/json' })) },
+      page: { ...koa, requests: [{ method: 'GET', path: '/floor/page' }], check: (body: string) => body.startsWith('{"items":[{') },
+    };
   }
 
-  const runId = Date.now().toString(36);
-  const rotatable: string[] = [];
-  const usableTenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
-  const directories = await benchDirectories(serviceUrl, databaseUrl, usableTenant.id, DIRECTORY_USERS);
-  const membersTenantId = await membersTenant(databaseUrl, TENANT_MEMBERS);
-  await seedInvitations(databaseUrl, membersTenantId, TENANT_INVITATIONS);
-  if (args.plans) {
-    log('EXPLAIN (ANALYZE, BUFFERS) of the list and page statements');
-    process.stdout.write(await explainReads(databaseUrl, plannedReads(seeded, membersTenantId, directories.read.id)));
-    await stopAll();
-    return;
+  /** The first run of the fixed JSON floor, which the rows after it that are paired with that floor share. */
+  async first(): Promise<Measured> {
+    const result = await this.run('koa');
+    this.#last = { floor: 'koa', result };
+    return result;
   }
-  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl);
-  const selected = scenarios.filter((s) => chosen(s.name));
-  // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
-  if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
-  const serviceRss = new RssSampler(apiPid);
-  const loadOf = (scenario: Scenario) => ({
-    url: serviceUrl,
-    connections: scenario.connections,
-    check: scenario.check,
-    requests: scenario.requests,
-    nextRequest: scenario.nextRequest,
-    rate: scenario.rate,
-  });
-  // Every distinct request once (a long-running replica has seen its active keys and tenants), then a few seconds
-  // more so the measurement starts in a steady state.
-  const warmUp = async (scenario: Scenario) => {
-    if (scenario.requests && !quick) await drive({ ...loadOf(scenario), durationSeconds: 300, amount: scenario.requests.length });
-    if (scenario.warmup > 0) await drive({ ...loadOf(scenario), durationSeconds: scenario.warmup });
-  };
-  // The bench process is the load generator: its CPU is taken from the same two cores as the service's.
-  const cpuOfServiceAndLoad = () => {
-    const { user, system } = process.cpuUsage();
-    return cpuOfTree(service.pid).set(process.pid, { group: 'load generator', seconds: (user + system) / 1e6 });
-  };
-  const workerRss = new RssSampler(workerPid);
-  workerRss.start();
-  const baselineRss = new RssSampler(baseline.pid);
-  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
 
-  const baselineRequests = seeded.validKeys.map((key) => ({ method: 'POST' as const, path: '/v1/internal/api-keys/verify', body: JSON.stringify({ key }) }));
-  const baselineCheck = (body: string) => body.startsWith('{"valid":true');
-  const baselineLoad: { url: string; connections: number; requests: BenchRequest[]; check: (body: string) => boolean } = {
-    url: baselineUrl,
-    connections: CONNECTIONS,
-    requests: baselineRequests,
-    check: baselineCheck,
-  };
-  // The fair floors of issue #19: the same bare app reading and parsing the same bodies, and answering a page of the
-  // same size as the audit log's.
-  const floorLoads: Record<Floor, typeof baselineLoad> = {
-    koa: baselineLoad,
-    json: { ...baselineLoad, requests: baselineRequests.map((r) => ({ ...r, path: '/floor/json' })) },
-    page: { ...baselineLoad, requests: [{ method: 'GET', path: '/floor/page' }], check: (body: string) => body.startsWith('{"items":[{') },
-  };
-  /** Every run of each floor, in order: the table's floor rows show their mean and spread. */
-  const floorRuns: Record<Floor, Measured[]> = { koa: [], json: [], page: [] };
-  const runFloor = async (floor: Floor): Promise<Measured> => {
-    const load = floorLoads[floor];
+  async run(floor: Floor): Promise<Measured> {
+    const load = this.#loads[floor];
     // The bare app is warmed once per floor; its later runs start warm.
-    if (WARMUP > 0 && floorRuns[floor].length === 0) await drive({ ...load, durationSeconds: WARMUP });
-    baselineRss.start();
-    const cpuBefore = cpuOfTree(baseline.pid, 'koa');
+    if (WARMUP > 0 && this.runs[floor].length === 0) await drive({ ...load, durationSeconds: WARMUP });
+    this.#rss.start();
+    const cpuBefore = cpuOfTree(this.#pid, 'koa');
     const result = await drive({ ...load, durationSeconds: DURATION });
-    log(`  floor, ${FLOOR_NAMES[floor]}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(baseline.pid, 'koa'), result.requests).byGroup}`);
-    const measuredFloor = { ...result, rss: baselineRss.stop() };
-    floorRuns[floor].push(measuredFloor);
+    log(`  floor, ${FLOOR_NAMES[floor]}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; CPU ms/request: ${cpuPerRequest(cpuBefore, cpuOfTree(this.#pid, 'koa'), result.requests).byGroup}`);
+    const measuredFloor = { ...result, rss: this.#rss.stop() };
+    this.runs[floor].push(measuredFloor);
     return measuredFloor;
-  };
-  /** The bare app driven as a paced row is, right before it: the p99 of this machine and load generator at that rate. */
-  const runPacedFloor = async (scenario: Scenario, rate: number): Promise<Measured> => {
-    const floor = floorOf(scenario);
-    const load = { ...floorLoads[floor], connections: scenario.connections };
-    if (WARMUP > 0) await drive({ ...load, durationSeconds: WARMUP, rate });
-    baselineRss.start();
-    const result = await drive({ ...load, durationSeconds: scenario.duration, rate });
-    log(`  floor, ${FLOOR_NAMES[floor]} at ${rate}/s over ${scenario.connections} connections: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
-    return { ...result, rss: baselineRss.stop() };
-  };
+  }
+
+  /** The bare app paced at `rate` over `connections`: the p99 of this machine and load generator at that rate. */
+  async paced(floor: Floor, connections: number, durationSeconds: number, rate: number, warm: boolean): Promise<Measured> {
+    const load = { ...this.#loads[floor], connections };
+    if (warm && WARMUP > 0) await drive({ ...load, durationSeconds: WARMUP, rate });
+    this.#rss.start();
+    const result = await drive({ ...load, durationSeconds, rate });
+    return { ...result, rss: this.#rss.stop() };
+  }
+
   /**
    * Issue 40: the floors drift within a run on shared machines, so a row's ratio is to the mean of its own floor
    * measured right before and right after it. Consecutive rows of one floor share the run between them.
    */
-  let lastFloor: { floor: Floor; result: Measured } | undefined;
-  const floorBefore = async (floor: Floor) => (lastFloor?.floor === floor ? lastFloor.result : runFloor(floor));
-  const floorAfter = async (floor: Floor, before: Measured) => {
-    const after = await runFloor(floor);
-    lastFloor = { floor, result: after };
-    return meanOf(before, after);
-  };
+  async before(floor: Floor): Promise<Measured> {
+    return this.#last?.floor === floor ? this.#last.result : this.run(floor);
+  }
 
-  log('bare Koa floors');
-  const before = await runFloor('koa');
-  lastFloor = { floor: 'koa', result: before };
-  // Closed loop, 64 connections keep a path saturated: its latency is then mostly queueing (Little's law: the mean is
-  // connections / throughput). Each path with a latency target is also driven at half its measured peak, paced over
-  // the same connections, right after its peak run: the latency a caller sees when the service is busy but not
-  // overloaded. The bare Koa app is measured the same way, as the floor of this machine and load generator.
-  const baselineHalfRate = Math.round(before.rps / 2);
-  log(`bare Koa baseline at ${baselineHalfRate}/s offered (half its peak)`);
-  baselineRss.start();
-  const baseHalf: Measured = {
-    ...(await drive({ ...baselineLoad, durationSeconds: HALF_LOAD_DURATION, rate: baselineHalfRate })),
-    rss: baselineRss.stop(),
-  };
-  log(`  ${baseHalf.rps.toFixed(0)} req/s, p50 ${baseHalf.p50.toFixed(1)} ms, p99 ${baseHalf.p99.toFixed(1)} ms`);
-  /** `base`: the floor a row's ratios are taken to (paired around the row when a ratio is its target). */
-  const measured: { scenario: Scenario; result: Measured; base?: Measured; half?: { rate: number; result: Measured }; cpu?: RequestCpu }[] = [];
+  async after(floor: Floor, before: Measured): Promise<Measured> {
+    const after = await this.run(floor);
+    this.#last = { floor, result: after };
+    return meanOf(before, after);
+  }
+}
+
+/** What the bench drives a row's scenario with, against the service. */
+const loadOf = (serviceUrl: string, scenario: Scenario) => ({
+  url: serviceUrl,
+  connections: scenario.connections,
+  check: scenario.check,
+  requests: scenario.requests,
+  nextRequest: scenario.nextRequest,
+  rate: scenario.rate,
+});
+
+/**
+ * Every distinct request once (a long-running replica has seen its active keys and tenants), then a few seconds more
+ * so the measurement starts in a steady state.
+ */
+async function warmUp(serviceUrl: string, scenario: Scenario): Promise<void> {
+  if (scenario.requests && !quick) await drive({ ...loadOf(serviceUrl, scenario), durationSeconds: 300, amount: scenario.requests.length });
+  if (scenario.warmup > 0) await drive({ ...loadOf(serviceUrl, scenario), durationSeconds: scenario.warmup });
+}
+
+/** The service's CPU and the bench's own: the bench process is the load generator, on the same two cores. */
+function cpuOfServiceAndLoad(servicePid: number) {
+  const { user, system } = process.cpuUsage();
+  return cpuOfTree(servicePid).set(process.pid, { group: 'load generator', seconds: (user + system) / 1e6 });
+}
+
+/** Each selected row: its floor before, its peak run, its floor after, its effects settled, and its run at half its peak. */
+async function runRows(selected: Scenario[], service: ServiceUnderTest, floors: Floors, serviceRss: RssSampler): Promise<{ measured: MeasuredRow[]; settled: string[] }> {
+  const measured: MeasuredRow[] = [];
   // Quick mode measures two paths below saturation: enough to keep that part of the harness working.
   let halfRunsLeft = quick ? 2 : Number.POSITIVE_INFINITY;
   /** What rows whose effects outlast their answers measured once those effects settled (the summary prints them). */
   const settled: string[] = [];
   for (const scenario of selected) {
     log(`${scenario.name} (${scenario.connections} connections, ${scenario.duration} s)`);
-    const load = loadOf(scenario);
+    const load = loadOf(service.url, scenario);
     const rowStarted = performance.now();
-    const paired = isPaired(scenario);
-    const floorBeforeRow = paired ? await floorBefore(floorOf(scenario)) : undefined;
-    const pacedFloorOfRow = scenario.pacedFloor && scenario.rate ? await runPacedFloor(scenario, scenario.rate) : undefined;
-    await warmUp(scenario);
+    const floor = floorOf(scenario);
+    const floorBeforeRow = isPaired(scenario) ? await floors.before(floor) : undefined;
+    const pacedFloorOfRow = scenario.pacedFloor && scenario.rate ? await pacedFloor(floors, scenario, scenario.rate) : undefined;
+    await warmUp(service.url, scenario);
     serviceRss.start();
-    const cpuBefore = cpuOfServiceAndLoad();
+    const cpuBefore = cpuOfServiceAndLoad(service.pid);
     const result = await drive({ ...load, durationSeconds: scenario.duration });
-    const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(), result.requests);
-    const entry: (typeof measured)[number] = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu, ...(pacedFloorOfRow ? { base: pacedFloorOfRow } : {}) };
+    const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(service.pid), result.requests);
+    const entry: MeasuredRow = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu, ...(pacedFloorOfRow ? { base: pacedFloorOfRow } : {}) };
     if (pacedFloorOfRow) {
-      const floorName = `bare Koa, ${FLOOR_NAMES[floorOf(scenario)]}, ${scenario.rate}/s offered over ${scenario.connections} connections (floor of the row below)`;
+      const floorName = `bare Koa, ${FLOOR_NAMES[floor]}, ${scenario.rate}/s offered over ${scenario.connections} connections (floor of the row below)`;
       measured.push({ scenario: { ...scenario, name: floorName, targets: [] }, result: pacedFloorOfRow, base: pacedFloorOfRow });
     }
     measured.push(entry);
     log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/request: ${cpu.byGroup}`);
     if (floorBeforeRow) {
-      entry.base = await floorAfter(floorOf(scenario), floorBeforeRow);
-      log(`  ${(result.rps / entry.base.rps).toFixed(2)}× its floor (${FLOOR_NAMES[floorOf(scenario)]}, ${floorBeforeRow.rps.toFixed(0)} before, ${lastFloor!.result.rps.toFixed(0)} after)`);
+      entry.base = await floors.after(floor, floorBeforeRow);
+      log(`  ${(result.rps / entry.base.rps).toFixed(2)}× its floor (${FLOOR_NAMES[floor]}, ${floorBeforeRow.rps.toFixed(0)} before, ${floors.runs[floor].at(-1)!.rps.toFixed(0)} after)`);
     }
-    if (!serviceAlive) throw new Error('the service died during the run');
+    if (!service.alive()) throw new Error('the service died during the run');
     if (scenario.settle) {
       const note = await scenario.settle(rowStarted);
       log(`  ${note}`);
@@ -352,13 +426,26 @@ async function main(): Promise<void> {
     entry.half = { rate, result: { ...half, rss: serviceRss.stop() } };
     log(`  ${half.rps.toFixed(0)} req/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms, ${half.errors} errors`);
   }
-  // Verify through a second API process beside npm start's, against the same database and Temporal, one per
-  // configuration: metrics off, metrics on (the ratio of the two is issue #17's target), and rate limits on with a
-  // budget no load reaches (the limiter runs on every request, never refuses). All are started and warmed first, then
-  // measured in rounds whose order mirrors (off, on, limited, then limited, on, off, twice), each row the mean of its
-  // rounds: the machine's drift over the minute (the bare Koa floor moves within a run) then weighs on every
-  // configuration alike instead of on whichever ran last.
-  const verifyScenario = scenarios.find((s) => s.name === 'verify, valid key')!;
+  return { measured, settled };
+}
+
+/** The bare app driven as a paced row is, right before it. */
+async function pacedFloor(floors: Floors, scenario: Scenario, rate: number): Promise<Measured> {
+  const floor = floorOf(scenario);
+  const result = await floors.paced(floor, scenario.connections, scenario.duration, rate, true);
+  log(`  floor, ${FLOOR_NAMES[floor]} at ${rate}/s over ${scenario.connections} connections: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+  return result;
+}
+
+/**
+ * Verify through a second API process beside npm start's, against the same database and Temporal, one per
+ * configuration: metrics off, metrics on (the ratio of the two is issue #17's target), and rate limits on with a
+ * budget no load reaches (the limiter runs on every request, never refuses). All are started and warmed first, then
+ * measured in rounds whose order mirrors (off, on, limited, then limited, on, off, twice), each row the mean of its
+ * rounds: the machine's drift over the minute (the bare Koa floor moves within a run) then weighs on every
+ * configuration alike instead of on whichever ran last.
+ */
+async function runVariants(verifyScenario: Scenario, service: ServiceUnderTest, floors: Floors): Promise<MeasuredRow[]> {
   const variants = (
     [
     { name: METRICS_OFF_ROW, env: { METRICS_PORT: '0' } },
@@ -366,41 +453,12 @@ async function main(): Promise<void> {
     { name: LIMITED_ROW, env: { METRICS_PORT: '0', RATE_LIMIT_PER_SECOND: '1000000000', RATE_LIMIT_VERIFY_PER_SECOND: '1000000000', RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000' } },
     ] as { name: string; env: Record<string, string> }[]
   ).filter((variant) => chosen(variant.name));
-  const payloadKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim() : '';
-  const secretKeys = variants.length > 0 ? (await readFile(resolve(dataDir, 'registry-secret-keys'), 'utf8')).trim() : '';
+  const keys = variants.length > 0 ? await variantKeys() : { payloadKeys: '', secretKeys: '' };
   const started: { name: string; api: Child; load: Omit<Parameters<typeof drive>[0], 'durationSeconds'>; rounds: Measured[] }[] = [];
-  let variantsDone = false;
+  const done = { variants: false };
   for (const variant of variants) {
-    const variantPort = await freePort();
-    let alive = true;
-    const api = startNode(
-      'api/main.ts',
-      {
-        PORT: String(variantPort),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'info',
-        DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${ports.EMBEDDED_PG_PORT}/tenant_registry`,
-        TEMPORAL_ADDRESS: `127.0.0.1:${ports.TEMPORAL_DEV_PORT}`,
-        TEMPORAL_PAYLOAD_KEYS: payloadKeys,
-        REGISTRY_SECRET_KEYS: secretKeys,
-        IDP_ADMIN_URL: '',
-        AUTH_ENABLED: 'false',
-        PUBLIC_BASE_URL: serviceUrl,
-        // Hand-offs and stream reconciliation belong to npm start's API.
-        OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
-        AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
-        ...variant.env,
-      },
-      (code, out) => {
-        alive = false;
-        if (!stopping && !variantsDone) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
-      },
-      { stdoutFile: resolve(dataDir, 'variant-api.log') },
-    );
-    children.push(api);
-    await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
-    const load = { url: `http://127.0.0.1:${variantPort}`, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
+    const { api, url } = await startVariantApi(variant, service, keys, done);
+    const load = { url, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
     log(`${variant.name}: started, warming up`);
     if (!quick) await drive({ ...load, durationSeconds: 300, amount: verifyScenario.requests!.length });
     if (verifyScenario.warmup > 0) await drive({ ...load, durationSeconds: verifyScenario.warmup });
@@ -409,7 +467,7 @@ async function main(): Promise<void> {
   // Four rounds, not two: with two, the machine's drift between rounds was larger than the difference the metrics
   // verdict judges, and the verdict swung with the hour (docs/performance.md).
   const VARIANT_ROUNDS = quick ? 2 : 4;
-  const variantFloorBefore = started.length > 0 ? await floorBefore('json') : undefined;
+  const variantFloorBefore = started.length > 0 ? await floors.before('json') : undefined;
   for (let round = 1; round <= VARIANT_ROUNDS; round += 1) {
     for (const variant of round % 2 === 1 ? started : [...started].reverse()) {
       log(`${variant.name}, round ${round} of ${VARIANT_ROUNDS} (${verifyScenario.connections} connections, ${verifyScenario.duration} s)`);
@@ -419,8 +477,9 @@ async function main(): Promise<void> {
     }
   }
   const variantResults = new Map(started.map((variant) => [variant.name, meanOf(...variant.rounds)]));
-  const variantBase = variantFloorBefore ? await floorAfter('json', variantFloorBefore) : undefined;
+  const variantBase = variantFloorBefore ? await floors.after('json', variantFloorBefore) : undefined;
   const off = variantResults.get(METRICS_OFF_ROW);
+  const rows: MeasuredRow[] = [];
   for (const [name, result] of variantResults) {
     const targets: Target[] =
       name === METRICS_ON_ROW && off
@@ -428,68 +487,122 @@ async function main(): Promise<void> {
         : name === LIMITED_ROW
           ? verifyScenario.targets
           : [];
-    measured.push({ scenario: { ...verifyScenario, name, targets }, result, base: variantBase });
+    rows.push({ scenario: { ...verifyScenario, name, targets }, result, base: variantBase });
   }
-  variantsDone = true;
+  done.variants = true;
   await Promise.all(started.map((variant) => variant.api.stop(5_000)));
-  const exportSelected = chosen(EXPORT_ROW);
-  let exported: Measured | undefined;
-  if (exportSelected) {
-    const events = seeded.audit.maxId - seeded.audit.minId + 1;
-    log(`${EXPORT_ROW} (${events} events)`);
-    serviceRss.start();
-    exported = { ...(await runExport(serviceUrl, events)), rss: serviceRss.stop() };
-    log(`  ${exported.requests} events in ${(exported.seconds).toFixed(1)} s (${exported.rps.toFixed(0)}/s), API peak RSS ${(exported.rss / 2 ** 20).toFixed(0)} MB`);
-  }
-  let tokenIssuance: Awaited<ReturnType<typeof measureTokenIssuance>> | undefined;
-  if (args.keycloak && chosen(TOKEN_ROW)) {
-    const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
-    tokenIssuance = await measureTokenIssuance({
-      serviceUrl,
-      tenantId: tenant.id,
-      dataDir,
-      // One request at a time, so no quick variant: the figure is a latency, and Keycloak's start dominates anyway.
-      requests: 1000,
-      warmup: 200,
-      log,
-    });
-    const { withoutMapper: a, withMapper: b } = tokenIssuance;
-    log(`  p50 ${a.p50.toFixed(2)} ms without the mapper, ${b.p50.toFixed(2)} ms with it (+${(b.p50 - a.p50).toFixed(2)} ms, ${(b.p50 / a.p50).toFixed(2)}×)`);
-  }
-  // A row without a ratio target (writes, the paced rows) is shown against the mean of every run of its floor.
-  const floors = Object.fromEntries(
-    (Object.keys(floorRuns) as Floor[]).map((floor) => [floor, floorRuns[floor].length > 0 ? meanOf(...floorRuns[floor]) : before]),
-  ) as Record<Floor, Measured>;
-  for (const entry of measured) entry.base ??= floors[floorOf(entry.scenario)];
-  const serviceHwm = RssSampler.read(apiPid).hwm;
-  const workerPeak = workerRss.stop();
-  const misses = missReports(measured, baseHalf);
-  // After every figure of the table, so the profiler's cost and memory weigh on none: the same long-lived API
-  // process, which has served every row, profiled over a re-run of each row that missed.
-  if (inspectPort) {
-    const profiler = new InspectorProfiler(apiPid, inspectPort);
-    for (const miss of misses) {
-      // The second API processes' rows: those processes are stopped by now.
-      if (!scenarios.includes(miss.scenario)) continue;
-      log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load, after the same warm-up`);
-      // Minutes after its row, the registry cache's entries of the row may have expired: warmed as the row was.
-      await warmUp(miss.scenario);
-      miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
-    }
-  }
-  await stopAll();
+  return rows;
+}
 
-  const base = floors.koa;
+/** The keys npm start made in its DATA_DIR, which a second API process of the same deployment needs. */
+async function variantKeys(): Promise<{ payloadKeys: string; secretKeys: string }> {
+  return {
+    payloadKeys: (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim(),
+    secretKeys: (await readFile(resolve(dataDir, 'registry-secret-keys'), 'utf8')).trim(),
+  };
+}
+
+/** A second API process of one configuration, beside npm start's, against the same database and Temporal. */
+async function startVariantApi(
+  variant: { name: string; env: Record<string, string> },
+  service: ServiceUnderTest,
+  keys: { payloadKeys: string; secretKeys: string },
+  done: { variants: boolean },
+): Promise<{ api: Child; url: string }> {
+  const variantPort = await freePort();
+  let alive = true;
+  const api = startNode(
+    'api/main.ts',
+    {
+      PORT: String(variantPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${service.ports.EMBEDDED_PG_PORT}/tenant_registry`,
+      TEMPORAL_ADDRESS: `127.0.0.1:${service.ports.TEMPORAL_DEV_PORT}`,
+      TEMPORAL_PAYLOAD_KEYS: keys.payloadKeys,
+      REGISTRY_SECRET_KEYS: keys.secretKeys,
+      IDP_ADMIN_URL: '',
+      AUTH_ENABLED: 'false',
+      PUBLIC_BASE_URL: service.url,
+      // Hand-offs and stream reconciliation belong to npm start's API.
+      OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
+      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
+      ...variant.env,
+    },
+    (code, out) => {
+      alive = false;
+      if (!stopping && !done.variants) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
+    },
+    { stdoutFile: resolve(dataDir, 'variant-api.log') },
+  );
+  children.push(api);
+  await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
+  return { api, url: `http://127.0.0.1:${variantPort}` };
+}
+
+async function runExportRow(seeded: Seeded, serviceUrl: string, serviceRss: RssSampler): Promise<Measured> {
+  const events = seeded.audit.maxId - seeded.audit.minId + 1;
+  log(`${EXPORT_ROW} (${events} events)`);
+  serviceRss.start();
+  const exported = { ...(await runExport(serviceUrl, events)), rss: serviceRss.stop() };
+  log(`  ${exported.requests} events in ${(exported.seconds).toFixed(1)} s (${exported.rps.toFixed(0)}/s), API peak RSS ${(exported.rss / 2 ** 20).toFixed(0)} MB`);
+  return exported;
+}
+
+async function runTokenIssuance(seeded: Seeded, serviceUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
+  const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
+  const tokenIssuance = await measureTokenIssuance({
+    serviceUrl,
+    tenantId: tenant.id,
+    dataDir,
+    // One request at a time, so no quick variant: the figure is a latency, and Keycloak's start dominates anyway.
+    requests: 1000,
+    warmup: 200,
+    log,
+  });
+  const { withoutMapper: a, withMapper: b } = tokenIssuance;
+  log(`  p50 ${a.p50.toFixed(2)} ms without the mapper, ${b.p50.toFixed(2)} ms with it (+${(b.p50 - a.p50).toFixed(2)} ms, ${(b.p50 / a.p50).toFixed(2)}×)`);
+  return tokenIssuance;
+}
+
+/** The API's CPU profile over a re-run of each row that missed (npm start's API: the second API processes are stopped). */
+async function profileMisses(misses: { scenario: Scenario; report: MissReport }[], scenarios: Scenario[], service: ServiceUnderTest): Promise<void> {
+  const profiler = new InspectorProfiler(service.apiPid, service.inspectPort!);
+  for (const miss of misses) {
+    if (!scenarios.includes(miss.scenario)) continue;
+    log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load, after the same warm-up`);
+    // Minutes after its row, the registry cache's entries of the row may have expired: warmed as the row was.
+    await warmUp(service.url, miss.scenario);
+    miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(service.url, miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
+  }
+}
+
+/** The table: the floors, each row beside its floor with its verdicts, the export, and the API's peak RSS. */
+function printReport(run: {
+  floors: Floors;
+  floorMeans: Record<Floor, Measured>;
+  baselineHalfRate: number;
+  baseHalf: Measured;
+  measured: MeasuredRow[];
+  exported: Measured | undefined;
+  seeded: Seeded;
+  settled: string[];
+  workerPeak: number;
+  serviceHwm: number;
+}): void {
+  const { floors, floorMeans, baseHalf, measured, exported, seeded, workerPeak } = run;
+  const base = floorMeans.koa;
   const spread = (floor: Floor) => {
-    const runs = floorRuns[floor].map((r) => r.rps);
+    const runs = floors.runs[floor].map((r) => r.rps);
     return runs.length === 0 ? 'not run' : `mean of ${runs.length} runs, ${Math.min(...runs).toFixed(0)}–${Math.max(...runs).toFixed(0)} req/s`;
   };
-  log(`floor runs: ${(Object.keys(floorRuns) as Floor[]).map((floor) => `${floor} ${floorRuns[floor].map((r) => r.rps.toFixed(0)).join(', ')}`).join('; ')}`);
+  log(`floor runs: ${(Object.keys(floors.runs) as Floor[]).map((floor) => `${floor} ${floors.runs[floor].map((r) => r.rps.toFixed(0)).join(', ')}`).join('; ')}`);
   const rows: Row[] = [
     { name: `bare Koa, fixed JSON (baseline; ${spread('koa')})`, connections: CONNECTIONS, result: base, base, verdicts: [] },
-    { name: `bare Koa, ${FLOOR_NAMES.json} (floor of POST paths; ${spread('json')})`, connections: CONNECTIONS, result: floors.json, base: floors.json, verdicts: [] },
-    { name: `bare Koa, ${FLOOR_NAMES.page} (floor of audit pages; ${spread('page')})`, connections: CONNECTIONS, result: floors.page, base: floors.page, verdicts: [] },
-    { name: `  at ${baselineHalfRate}/s offered (half its peak; the baseline of every "at …/s" row)`, connections: CONNECTIONS, result: baseHalf, base: baseHalf, verdicts: [] },
+    { name: `bare Koa, ${FLOOR_NAMES.json} (floor of POST paths; ${spread('json')})`, connections: CONNECTIONS, result: floorMeans.json, base: floorMeans.json, verdicts: [] },
+    { name: `bare Koa, ${FLOOR_NAMES.page} (floor of audit pages; ${spread('page')})`, connections: CONNECTIONS, result: floorMeans.page, base: floorMeans.page, verdicts: [] },
+    { name: `  at ${run.baselineHalfRate}/s offered (half its peak; the baseline of every "at …/s" row)`, connections: CONNECTIONS, result: baseHalf, base: baseHalf, verdicts: [] },
     ...measured.flatMap(({ scenario, result, base: rowBase, half }): Row[] => [
       {
         name: scenario.name,
@@ -532,20 +645,16 @@ async function main(): Promise<void> {
     `npm start runs the API and the worker as two processes; RSS is the API's; the worker's peak over the run: ${(workerPeak / 2 ** 20).toFixed(0)} MB (target <= 250 MB: ${workerPeak <= 250 * 1024 * 1024 ? 'PASS' : 'MISS'})`,
     `Ratios (×floor columns) compare each row with its floor: fixed JSON, ${FLOOR_NAMES.json} (verify, claims) or ${FLOOR_NAMES.page} (audit pages); ` +
       'a row with a ratio target with the mean of its floor run right before and right after it, any other row with the mean of every run of its floor',
-    ...settled,
+    ...run.settled,
   ];
   const rssRow = {
-    label: 'API process peak RSS under load (VmRSS sampled every 100 ms; VmHWM incl. start-up: ' + `${(serviceHwm / 2 ** 20).toFixed(0)} MB)`,
+    label: 'API process peak RSS under load (VmRSS sampled every 100 ms; VmHWM incl. start-up: ' + `${(run.serviceHwm / 2 ** 20).toFixed(0)} MB)`,
     value: peakUnderLoad,
     base: base.rss,
     pass: peakUnderLoad <= rssTarget,
     target: 'RSS <= 250 MB',
   };
   process.stdout.write(formatTable(summary, rows, rssRow));
-  process.stdout.write(formatMissReports(misses.map((miss) => miss.report), cpus().length, inspectPort !== undefined));
-  if (tokenIssuance) process.stdout.write(formatTokenIssuance(tokenIssuance));
-  if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
-  log(`done in ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 }
 
 type Measured = LoadResult & { rss: number };
@@ -652,6 +761,37 @@ function random(seedValue: number): () => number {
   };
 }
 
+/** What every scenario's requests are made with: one deterministic pseudo-random sequence, and the requests' shapes. */
+interface ScenarioKit {
+  rnd: () => number;
+  pick: <T>(items: T[]) => T;
+  spread: <T>(count: number, make: (i: number) => T) => T[];
+  hot: { connections: number; duration: number; warmup: number };
+  post: (path: string, body: unknown) => BenchRequest;
+  patch: (path: string, body: unknown) => BenchRequest;
+  get: (path: string, query: Record<string, string | number>) => BenchRequest;
+  /** The tenants a write may change: neither frozen nor archived. */
+  usable: Seeded['tenants'];
+}
+
+function scenarioKit(seeded: Seeded): ScenarioKit {
+  const rnd = random(42);
+  return {
+    rnd,
+    pick: <T>(items: T[]) => items[Math.floor(rnd() * items.length)]!,
+    spread: <T>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i)),
+    hot: { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP },
+    post: (path, body) => ({ method: 'POST', path, body: JSON.stringify(body) }),
+    patch: (path, body) => ({ method: 'PATCH', path, body: JSON.stringify(body) }),
+    get: (path, query) => ({
+      method: 'GET',
+      path: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    }),
+    usable: seeded.tenants.filter((t) => t.status !== 'frozen' && t.status !== 'archived'),
+  };
+}
+
+/** The rows, in the order they run; their requests drawn from one sequence, in that order, so two runs send the same. */
 function buildScenarios(
   seeded: Seeded,
   rotatable: string[],
@@ -660,25 +800,21 @@ function buildScenarios(
   directories: { burst: BenchDirectory; read: BenchDirectory },
   databaseUrl: string,
 ): Scenario[] {
-  const rnd = random(42);
-  const pick = <T>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
-  const spread = <T>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
-  const hot = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP };
-  const post = (path: string, body: unknown): BenchRequest => ({ method: 'POST', path, body: JSON.stringify(body) });
-  const patch = (path: string, body: unknown): BenchRequest => ({ method: 'PATCH', path, body: JSON.stringify(body) });
-  const get = (path: string, query: Record<string, string | number>): BenchRequest => ({
-    method: 'GET',
-    path: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
-  });
-  const usable = seeded.tenants.filter((t) => t.status !== 'frozen' && t.status !== 'archived');
+  const kit = scenarioKit(seeded);
+  // The audit filters' windows are drawn first, as they always were: the requests after them stay the same.
+  const auditFilters = auditFiltersOf(kit, seeded);
+  return [
+    ...verifyReadAndClaimsScenarios(kit, seeded, membersTenantId),
+    ...auditScenarios(kit, seeded, auditFilters),
+    ...writeScenarios(kit, rotatable, runId),
+    ...scimScenarios(kit, directories, runId, databaseUrl),
+  ];
+}
 
-  // A mistyped key: one character of the secret changed, so the checksum no longer matches.
-  const mistype = (key: string) => {
-    const at = 30;
-    const replacement = key[at] === 'A' ? 'B' : 'A';
-    return key.slice(0, at) + replacement + key.slice(at + 1);
-  };
+type AuditFilter = { name: string; first: () => Record<string, string | number>; deep: () => Record<string, string | number> };
 
+/** The audit log's filters, each with a first page and a deep page to ask for. */
+function auditFiltersOf({ rnd, pick, spread }: ScenarioKit, seeded: Seeded): AuditFilter[] {
   const { minId, maxId } = seeded.audit;
   const span = maxId - minId;
   // "Deep": a cursor in the oldest fifth of the log, i.e. 800,000 or more newer events are skipped by the cursor.
@@ -692,7 +828,7 @@ function buildScenarios(
     return { since, until: since + WINDOW };
   });
   const iso = (ms: number) => new Date(ms).toISOString();
-  const auditFilters: { name: string; first: () => Record<string, string | number>; deep: () => Record<string, string | number> }[] = [
+  return [
     { name: 'tenant_id', first: () => ({ tenant_id: pick(seeded.tenants).id }), deep: () => ({ tenant_id: pick(seeded.tenants).id, cursor: deepCursor() }) },
     { name: 'product', first: () => ({ product: pick(seeded.products) }), deep: () => ({ product: pick(seeded.products), cursor: deepCursor() }) },
     { name: 'actor_id', first: () => ({ actor_id: pick(seeded.actors) }), deep: () => ({ actor_id: pick(seeded.actors), cursor: deepCursor() }) },
@@ -711,16 +847,17 @@ function buildScenarios(
       },
     },
   ];
-  const isPage = (body: string) => body.startsWith('{"items":[{');
+}
 
-  // A caller may not append the service's own actions (they are in the seeded log, written directly).
-  const productActions = seeded.actions.filter((action) => !isServiceOwnedAction(action));
-  let created = 0;
-  let invited = 0;
-  let scimCreated = 0;
-  const scim = (directory: BenchDirectory, request: BenchRequest): BenchRequest => ({ ...request, path: `/scim/v2/directories/${directory.id}${request.path}`, headers: { authorization: `Bearer ${directory.token}` } });
-  let rotated = 0;
-  const scenarios: Scenario[] = [
+/** Verify, the reads of single resources and short lists, claims, and the paced rows of the hot paths. */
+function verifyReadAndClaimsScenarios({ pick, spread, hot, post, get, usable }: ScenarioKit, seeded: Seeded, membersTenantId: string): Scenario[] {
+  // A mistyped key: one character of the secret changed, so the checksum no longer matches.
+  const mistype = (key: string) => {
+    const at = 30;
+    const replacement = key[at] === 'A' ? 'B' : 'A';
+    return key.slice(0, at) + replacement + key.slice(at + 1);
+  };
+  return [
     {
       name: 'verify, valid key',
       ...hot,
@@ -808,6 +945,15 @@ function buildScenarios(
       floor,
       pacedFloor: true,
     })),
+  ];
+}
+
+/** The audit log's pages (first and deep, by each filter) and its appends. */
+function auditScenarios({ pick, spread, hot, post, get }: ScenarioKit, seeded: Seeded, auditFilters: AuditFilter[]): Scenario[] {
+  const isPage = (body: string) => body.startsWith('{"items":[{');
+  // A caller may not append the service's own actions (they are in the seeded log, written directly).
+  const productActions = seeded.actions.filter((action) => !isServiceOwnedAction(action));
+  return [
     ...auditFilters.flatMap((filter): Scenario[] => [
       {
         name: `audit page 1, ${filter.name}`,
@@ -844,6 +990,15 @@ function buildScenarios(
       check: (body) => body.startsWith('{"id":'),
       targets: [{ label: '>= 3000 events/s', rate: () => 3000, pass: (r) => r.rps >= 3000 }],
     },
+  ];
+}
+
+/** The writes: a tenant's PATCH, a key's rotation, and the creations that go through the tenant's actor. */
+function writeScenarios({ pick, spread, hot, post, patch, usable }: ScenarioKit, rotatable: string[], runId: string): Scenario[] {
+  let created = 0;
+  let invited = 0;
+  let rotated = 0;
+  return [
     // The writes of the extensions (issue #19: "rotation, export, PATCH"); no target is set for them.
     {
       name: 'tenant PATCH (sales_owner)',
@@ -894,6 +1049,14 @@ function buildScenarios(
         { label: '>= 20/s', rate: () => 20, pass: (r) => r.rps >= 20 },
       ],
     },
+  ];
+}
+
+/** The SCIM endpoint: a first sync's burst of user creations, and the reads of a large directory. */
+function scimScenarios({ rnd, spread, hot, post, get }: ScenarioKit, directories: { burst: BenchDirectory; read: BenchDirectory }, runId: string, databaseUrl: string): Scenario[] {
+  let scimCreated = 0;
+  const scim = (directory: BenchDirectory, request: BenchRequest): BenchRequest => ({ ...request, path: `/scim/v2/directories/${directory.id}${request.path}`, headers: { authorization: `Bearer ${directory.token}` } });
+  return [
     {
       // Issue 38: an identity provider's first sync, each a new user of one directory; its answer is the SCIM user,
       // its effects (provider user, member, the member's sync) follow by the tenant's actor, timed by `settle`.
@@ -935,7 +1098,6 @@ function buildScenarios(
       targets: [ratioAtLeast(0.4)],
     },
   ];
-  return scenarios;
 }
 
 main().catch(async (error: unknown) => {
