@@ -4,6 +4,7 @@ import { ADMIN_SCOPE, SCOPES } from './auth/scopes.ts';
 import { ErrorBody } from '../domain/schemas/common.ts';
 import { MAX_HEADER_BYTES } from '../platform/httpServer.ts';
 import { MAX_URI_BYTES } from './middleware/uriLimit.ts';
+import { withBodiesWithoutPrototypeKey } from './bodiesWithoutPrototypeKey.ts';
 
 /**
  * The answers the service adds to an operation whatever it is: the HTTP server's refusals of an over-long request,
@@ -84,7 +85,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
       ),
     });
   }
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Tenant Registry',
@@ -94,4 +95,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: { authEnabled:
     servers: [{ url: '/' }],
     ...(options.authEnabled ? { security: [{ bearerAuth: [] }] } : {}),
   });
+  // The bodies the router reads (not verify's, which reads its own and never refuses one).
+  const readBodies = routes.filter((route) => route.body).map((route) => ({ path: route.path, method: route.method }));
+  return withBodiesWithoutPrototypeKey(document, readBodies);
 }

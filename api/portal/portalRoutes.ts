@@ -6,6 +6,7 @@ import { openPortalLink, portalActor, portalReach, portalSessionOf, type PortalS
 import type { TenantRecord } from '../../domain/tenants/tenantRecord.ts';
 import type { AppContext } from '../appDependencies.ts';
 import { errorResponse } from '../errorResponse.ts';
+import { queryObject } from '../routing/queryObject.ts';
 import { requestMeta } from '../routing/requestMeta.ts';
 import { auditPage } from './pages/auditPage.ts';
 import { directoryPage } from './pages/directoryPage.ts';
@@ -87,7 +88,7 @@ export function portalRoutes(deps: AppContext): Middleware {
       return;
     }
     if (path === '/portal/open') {
-      if (ctx.method === 'GET') return openPage(ctx, String(ctx.query.token ?? ''));
+      if (ctx.method === 'GET') return openPage(ctx, queryObject(ctx.querystring).token?.toString() ?? '');
       if (ctx.method !== 'POST') return message(ctx, 405, 'Not allowed', 'This page is opened from a portal link.');
       if (!sameOrigin(ctx)) return message(ctx, 403, 'Not allowed', 'This form was sent from another site.');
       const form = await readFormBody(ctx, FORM_LIMIT_BYTES);

@@ -6,7 +6,9 @@
  */
 export function queryObject(search: string): Record<string, string | string[]> {
   const params = new URLSearchParams(search);
-  const query: Record<string, string | string[]> = {};
+  // No prototype: a parameter named `__proto__` is a name like any other, where on a plain object (as Koa's) assigning
+  // it would set the object's prototype, or throw in a process run with --disable-proto=throw (a 500).
+  const query: Record<string, string | string[]> = Object.create(null);
   for (const name of params.keys()) {
     const values = params.getAll(name);
     query[name] = values.length <= 1 ? values[0]! : values;

@@ -152,6 +152,44 @@ describe('security and links in the document', () => {
     expect(new RegExp(email.pattern).test('"quoted local"@example.com')).toBe(false);
   });
 
+  it('says of every body the router reads that no object in it, at any depth, has a "__proto__" key (which is 400)', () => {
+    const refuses = (names: any): boolean => names?.not?.const === '__proto__' || (names?.allOf ?? []).some(refuses);
+    const annotations = new Set(['description', 'title', 'examples', 'default']);
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    const walk = (schema: any, at: string): void => {
+      if (typeof schema !== 'object' || schema === null) return;
+      if (typeof schema.$ref === 'string') {
+        const name = schema.$ref.replace('#/components/schemas/', '');
+        if (!seen.has(name)) {
+          seen.add(name);
+          walk(document.components.schemas[name], `#${name}`);
+        }
+        return;
+      }
+      if (Object.keys(schema).every((key) => annotations.has(key))) problems.push(`${at}: any value`);
+      const types = [schema.type].flat();
+      if (types.includes('object') && schema.additionalProperties !== false && !refuses(schema.propertyNames)) problems.push(`${at}: a "__proto__" key`);
+      for (const [name, value] of Object.entries(schema.properties ?? {})) walk(value, `${at}.${name}`);
+      if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${at}.*`);
+      walk(schema.items, `${at}[]`);
+      for (const [i, branch] of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].entries()) walk(branch, `${at}|${i}`);
+    };
+    let bodies = 0;
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        // Verify reads its body itself and answers any body, that one included, with a verdict.
+        if (!operation.requestBody || operation.operationId === 'verifyApiKey') continue;
+        bodies += 1;
+        for (const [type, media] of Object.entries<any>(operation.requestBody.content)) walk(media.schema, `${method} ${path} ${type}`);
+      }
+    }
+    expect(bodies).toBeGreaterThan(40);
+    expect(seen).toContain('ScimRequest');
+    expect(seen).toContain('JsonValue');
+    expect(problems).toEqual([]);
+  });
+
   it('declares the media types the export answers with', () => {
     expect(Object.keys(document.paths['/v1/audit/export'].get.responses['200'].content).sort()).toEqual(['application/x-ndjson', 'text/csv']);
   });

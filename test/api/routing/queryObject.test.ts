@@ -24,8 +24,14 @@ describe('queryObject', () => {
     for (const search of searches) expect(queryObject(search), search).toEqual(koaQueryOf(search));
   });
 
-  it('makes a plain object whose names are the query\'s own, a repeated name listing its texts in order', () => {
-    expect(queryObject('a=1&a=2&b=x+y')).toStrictEqual({ a: ['1', '2'], b: 'x y' });
-    expect(Object.getPrototypeOf(queryObject('a=1'))).toBe(Object.prototype);
+  it('makes an object whose names are the query\'s own, a repeated name listing its texts in order', () => {
+    expect({ ...queryObject('a=1&a=2&b=x+y') }).toStrictEqual({ a: ['1', '2'], b: 'x y' });
+  });
+
+  it('has no prototype, so __proto__ is a name like any other, given once or more', () => {
+    const query = queryObject('__proto__=a&__proto__=b&toString=c');
+    expect(Object.getPrototypeOf(query)).toBeNull();
+    expect(Object.keys(query)).toEqual(['__proto__', 'toString']);
+    expect(query['__proto__']).toEqual(['a', 'b']);
   });
 });
