@@ -240,13 +240,9 @@ export function createTenantActorActivities(deps: {
    * whose side in the provider is synced at once (organization membership, pushed claims); then the e-mail with the
    * link of the invitation's current secret, once per secret (the invite ledger: a re-run of the same attempt
    * does not mail twice). An invitation no longer pending sends nothing. A failed attempt throws a non-retryable
-   * failure typed by its kind with the step it stopped at; the actor retries it by its policy.
+   * failure typed by its kind with the step it stopped at; the actor retries it by its policy. Answers too when the
+   * invitation sent expires.
    */
-  async function runInvitationSteps(tenantId: string, invitationId: string): Promise<InvitationStepsDone> {
-    return (await invitationSteps(tenantId, invitationId)).done;
-  }
-
-  /** The steps of runInvitationSteps, also answering when the invitation sent expires. */
   async function invitationSteps(tenantId: string, invitationId: string): Promise<{ done: InvitationStepsDone; expiresAt?: number }> {
     const invitations = stores.invitations;
     if (!invitations) throw new Error('the invitations store is not configured in this worker');
@@ -409,8 +405,7 @@ export function createTenantActorActivities(deps: {
     },
     /** The tenant's claims pushed outside provisioning (a change of status, plan or products; the timeline). */
     pushTenantClaims: pushClaims,
-    /** An invitation's send (the actor's sendInvitation command), one attempt; runs met before the lean-invitations patch. */
-    runInvitationSteps,
+    /** An invitation's send (the actor's sendInvitation command), one attempt, with its idp.invitation_sent event. */
     runInvitationStepsRecorded,
     /** One member's side in the provider made to match its record (the actor's syncMember command). */
     syncMember: (tenantId: string, userId: string, asOf?: number) => providerStep('sync_member', () => syncMemberNow(tenantId, userId, asOf ?? Date.now())),

@@ -5,7 +5,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -57,32 +56,10 @@ import {
 const MAX_COMMANDS_PER_RUN = 200;
 /**
  * A run whose history has reached this many events continues as new once nothing is queued. A worker that no longer
- * holds an actor (it caches WORKER_MAX_CACHED_WORKFLOWS) replays the whole run before the command that woke it, at
- * ~2 ms of its CPU an event: a run of MAX_COMMANDS_PER_RUN commands took seconds (docs/performance.md).
+ * holds an actor (it caches WORKER_MAX_CACHED_WORKFLOWS) replays the whole run before the command that woke it, on
+ * the one workflow thread every actor of the worker shares: a short run keeps that replay short (docs/performance.md).
  */
 const HISTORY_EVENTS_PER_RUN = 100;
-/**
- * The patch of runs bounded by HISTORY_EVENTS_PER_RUN; a run started before it replays without (workflowReplay.test.ts).
- * Asked only where its answer matters, and a run it continues says so in its input: Temporal's core writes a search
- * attribute (TemporalChangeVersion) the first time a run meets a patch, a visibility write each (docs/performance.md).
- */
-const SHORT_RUNS = 'short-runs';
-/**
- * The patch of two changes made together, asked wherever old and new runs differ; one patch, so a new tenant's run
- * meets one (Temporal's core writes a visibility record the first time a run meets each patch):
- * - a provisioning's invite and outcome event are keyed by the actor's first run and the tenant's provisioning count,
- *   instead of by the command's place in the run: a workflow task lost with its worker after the e-mail forgets the
- *   update that asked, and the redo may come after other commands (docs/decisions.md);
- * - the timeline is read once the queue is empty instead of before every command: only the wait uses it, and each
- *   read is a local activity (docs/performance.md). Asked there only with a stale timeline and commands queued.
- */
-const STABLE_KEYS_LATE_TIMELINE = 'stable-keys-late-timeline';
-/**
- * The patch of an invitation's send in one local activity with its idp.invitation_sent event, and of the timeline
- * kept by the actor after a send instead of read again (the invitation's expiry, which the activity answers): one
- * activation and one marker an invitation instead of three each (docs/performance.md).
- */
-const LEAN_INVITATIONS = 'lean-invitations';
 /**
  * Backoff of a failing claims push, retried until it succeeds, and of a member sync failing for an unavailable
  * provider: 5 s doubling, at most 10 minutes apart.
@@ -105,8 +82,6 @@ export class TenantActor {
   readonly state: TenantActorState;
   readonly #queue: TenantActorCommand[];
   #handled = 0;
-  /** The patches this run met that answered true (see #patched). */
-  readonly #patchesMet = new Set<string>();
   /** The timeline must be read again before the actor waits: at the start of a run and after anything that may have moved it. */
   #timelineStale = true;
   /** The command being handled put what it moved in the timeline itself (an invitation's send); no read is needed for it. */
@@ -208,8 +183,9 @@ export class TenantActor {
     let staleAfter: TenantActorCommand | undefined;
     for (;;) {
       // A short run about to continue as new leaves the timeline to the next run, which starts by reading it.
-      const leaving = this.#queue.length === 0 && this.#shouldContinueAsNew() && this.#shortRun();
-      if (this.#timelineStale && !leaving && !(this.#queue.length > 0 && this.#patched(STABLE_KEYS_LATE_TIMELINE))) {
+      const leaving = this.#queue.length === 0 && this.#shouldContinueAsNew();
+      // Read once the queue is empty: only the wait below uses it, and each read is a local activity.
+      if (this.#timelineStale && !leaving && this.#queue.length === 0) {
         await inFollowUpSpan(staleAfter, 'readTimeline', () => this.#readTimeline());
         // An archived tenant's actor finishes what is pending and completes; a later command starts a new one.
         if (this.state.timeline?.status === 'archived' && this.#queue.length === 0 && !this.state.claimsPush && !this.state.memberSync && !this.state.directorySync) {
@@ -229,8 +205,7 @@ export class TenantActor {
       // Only with an empty queue: a waiting provisionAndWait update must see its command handled first.
       if (this.#queue.length === 0) {
         await condition(allHandlersFinished);
-        const patches = [...new Set([...(this.#input.patches ?? []), ...this.#patchesMet])];
-        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue, ...(patches.length ? { patches } : {}) });
+        return continueAsNew<(input: TenantActorInput) => Promise<void>>({ ...this.#input, state: this.state, pending: this.#queue });
       }
       const command = this.#queue.shift()!;
       this.#handled += 1;
@@ -458,25 +433,12 @@ export class TenantActor {
 
   #shouldContinueAsNew(): boolean {
     const long = workflowInfo().historyLength >= (this.#input.historyEventsPerRun ?? HISTORY_EVENTS_PER_RUN);
-    return this.#commandsSpent() || (long && this.#shortRun());
+    return this.#commandsSpent() || long;
   }
 
   /** The run has handled its budget of commands, or Temporal suggests continuing (a history near its limits). */
   #commandsSpent(): boolean {
     return this.#handled >= (this.#input.maxCommandsPerRun ?? MAX_COMMANDS_PER_RUN) || workflowInfo().continueAsNewSuggested;
-  }
-
-  /** Whether this run is bounded by HISTORY_EVENTS_PER_RUN and leaves its timeline to the next (the SHORT_RUNS patch). */
-  #shortRun(): boolean {
-    return this.#patched(SHORT_RUNS);
-  }
-
-  /** `patched(id)`, unless an earlier run met it (TenantActorInput.patches); what this run meets, its next run is told. */
-  #patched(id: string): boolean {
-    if (this.#input.patches?.includes(id) || this.#patchesMet.has(id)) return true;
-    if (!patched(id)) return false;
-    this.#patchesMet.add(id);
-    return true;
   }
 
   #outcomeId(what: string): string {
@@ -522,10 +484,10 @@ export class TenantActor {
 
   /**
    * The key of the provisioning under way, for its invite (the ledger) and its outcome event alike: the same when a
-   * lost workflow task has it redone after other commands (see the STABLE_KEYS_LATE_TIMELINE patch), new with each retry.
+   * lost workflow task has it redone after other commands, new with each retry (docs/decisions.md).
    */
   #provisioningKey(): string {
-    return this.#patched(STABLE_KEYS_LATE_TIMELINE) ? `${workflowInfo().firstExecutionRunId}:provision:${this.state.runs}` : this.#outcomeId('provision');
+    return `${workflowInfo().firstExecutionRunId}:provision:${this.state.runs}`;
   }
 
   /**
@@ -570,12 +532,10 @@ export class TenantActor {
    */
   async #sendInvitation(invitationId: string): Promise<InvitationSendOutcome> {
     const tenantId = this.#input.tenantId;
-    const lean = this.#patched(LEAN_INVITATIONS);
     let outcome: InvitationSendOutcome;
     let done: InvitationStepsDone | undefined;
     let recorded: InvitationSendRecorded | undefined;
     const attempt = async (): Promise<InvitationStepsDone> => {
-      if (!lean) return this.#localProviderSteps.runInvitationSteps(tenantId, invitationId);
       recorded = await this.#localProviderSteps.runInvitationStepsRecorded(tenantId, invitationId);
       return recorded.done;
     };

@@ -64,11 +64,6 @@ export interface TenantActorInput {
   maxCommandsPerRun?: number;
   /** History events of a run before it continues as new once nothing is queued; default 100. */
   historyEventsPerRun?: number;
-  /**
-   * The patches earlier runs of this actor met (each answered true), carried through continue-as-new so a run never
-   * asks them again: Temporal's core writes a search attribute the first time a run meets a patch.
-   */
-  patches?: string[];
 }
 
 /**
