@@ -58,8 +58,8 @@ export interface OutcomeContext {
  * Who asked, in the outcome event: `requested_by` the requester (the token's client through the API), `note` what an
  * API caller said of itself, `requested_via` whether the registry or Temporal authenticated the requester.
  */
-function requestMetadata({ requestedBy, note, requestedVia }: OperatorRequest): Record<string, string> {
-  return { ...(requestedBy ? { requested_by: requestedBy } : {}), ...(note ? { note } : {}), requested_via: requestedVia };
+function requestMetadata({ requested_by, note, requested_via }: OperatorRequest): Record<string, string> {
+  return { ...(requested_by ? { requested_by } : {}), ...(note ? { note } : {}), requested_via };
 }
 
 /**
@@ -207,7 +207,7 @@ export function createTenantActorActivities(deps: {
       if (expiresAt.getTime() > asOf) break;
       const written = await invitations.change({ by: 'id', id }, SYSTEM_ACTOR, [], planExpiry(new Date(asOf)));
       const sync = written?.memberSync;
-      if (sync?.command.kind === 'syncMember') removed.push(sync.command.userId);
+      if (sync?.command.kind === 'syncMember') removed.push(sync.command.user_id);
       if (written?.result) log.info('invitation expired', { tenantId, invitationId: id });
     }
     return removed;

@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import type { OutcomeContext, TenantActorActivities } from '../../activities/tenantActor/tenantActorActivities.ts';
 import { attemptsExhausted, retryDelayMs, type RetryPolicy } from '../../domain/retryPolicy.ts';
-import type { OperatorRequest, TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import { commandOf, TENANT_ACTOR_COMMAND_KINDS, type OperatorRequest, type TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
 import { temporalRetry } from '../temporalRetry.ts';
 import { inCommandSpan, inFollowUpSpan, inRootSpan, rememberRequest } from './commandSpan.ts';
 import {
@@ -34,20 +34,11 @@ import {
 } from '../../domain/provisioning/provisioningVocabulary.ts';
 import {
   actorStateQuery,
+  commandSignal,
   provisionAndWaitUpdate,
-  provisionSignal,
-  pushClaimsSignal,
-  resendInviteSignal,
-  retryProvisioningSignal,
   sendInvitationAndWaitUpdate,
-  sendInvitationSignal,
-  syncDomainsSignal,
-  syncMemberSignal,
-  syncSsoSignal,
-  syncDirectoryUserSignal,
   type DirectorySyncFailure,
   type MemberSyncFailure,
-  type OperatorSignalInput,
   type TenantActorInput,
   type TenantActorState,
 } from './tenantActorMessages.ts';
@@ -137,7 +128,13 @@ export class TenantActor {
       rememberRequest(command);
       this.#queue.push(command);
     };
-    setHandler(provisionSignal, () => enqueue({ kind: 'provision' }));
+    // Every command travels as the signal named by its kind; what is no command of that kind is dropped.
+    for (const kind of TENANT_ACTOR_COMMAND_KINDS) {
+      setHandler(commandSignal(kind), (input) => {
+        const command = commandOf(kind, input);
+        if (command) enqueue(command);
+      });
+    }
     setHandler(provisionAndWaitUpdate, async () => {
       enqueue({ kind: 'provision' });
       await condition(() => !this.#queue.some((command) => command.kind === 'provision') && this.outcome() !== undefined);
@@ -145,34 +142,15 @@ export class TenantActor {
       this.#inviteUrl = undefined;
       return outcome;
     });
-    // Who asked travels in the command, to the outcome event of the command that handles it.
-    setHandler(retryProvisioningSignal, (input) => enqueue({ kind: 'retryProvisioning', ...operatorRequest(input) }));
-    setHandler(resendInviteSignal, (input) => enqueue({ kind: 'resendInvite', ...operatorRequest(input) }));
-    setHandler(pushClaimsSignal, () => enqueue({ kind: 'pushClaims' }));
-    setHandler(syncMemberSignal, (input) => {
-      // Sent by the registry's outbox; one without a user id (typed by hand in the Web UI) names no member.
-      if (typeof input?.user_id === 'string' && input.user_id) enqueue({ kind: 'syncMember', userId: input.user_id });
-    });
-    setHandler(sendInvitationSignal, (input) => {
-      if (typeof input?.invitation_id === 'string' && input.invitation_id) enqueue({ kind: 'sendInvitation', invitationId: input.invitation_id });
-    });
     setHandler(sendInvitationAndWaitUpdate, async (input) => {
-      const command: TenantActorCommand = { kind: 'sendInvitation', invitationId: String(input?.invitation_id ?? '') };
+      const command = commandOf('sendInvitation', input);
+      if (!command) return { status: 'skipped' };
       this.#awaitedSends.add(command);
       enqueue(command);
       await condition(() => this.#invitationOutcomes.has(command));
       const outcome = this.#invitationOutcomes.get(command)!;
       this.#invitationOutcomes.delete(command);
       return outcome;
-    });
-    setHandler(syncDomainsSignal, () => enqueue({ kind: 'syncDomains' }));
-    setHandler(syncDirectoryUserSignal, (input) => {
-      if (typeof input?.directory_id === 'string' && typeof input.scim_user_id === 'string') {
-        enqueue({ kind: 'syncDirectoryUser', directoryId: input.directory_id, scimUserId: input.scim_user_id });
-      }
-    });
-    setHandler(syncSsoSignal, (input) => {
-      if (typeof input?.connection_id === 'string' && input.connection_id) enqueue({ kind: 'syncSso', connectionId: input.connection_id });
     });
     setHandler(actorStateQuery, () => this.state);
   }
@@ -238,7 +216,7 @@ export class TenantActor {
         while (this.#queue[0]?.kind === 'pushClaims') this.#queue.shift();
         return this.#pushClaimsDurably();
       case 'sendInvitation': {
-        const outcome = await this.#sendInvitation(command.invitationId);
+        const outcome = await this.#sendInvitation(command.invitation_id);
         if (this.#awaitedSends.delete(command)) this.#invitationOutcomes.set(command, outcome);
         return;
       }
@@ -247,18 +225,18 @@ export class TenantActor {
         while (this.#queue[0]?.kind === 'syncDomains') this.#queue.shift();
         return this.#syncDomains();
       case 'syncSso':
-        return this.#syncSso(command.connectionId);
+        return this.#syncSso(command.connection_id);
       case 'syncDirectoryUser': {
         // Queued syncs of the same SCIM user collapse into one: each makes the provider and the member match it as it is now.
-        const others = this.#queue.filter((queued) => !(queued.kind === 'syncDirectoryUser' && queued.scimUserId === command.scimUserId));
+        const others = this.#queue.filter((queued) => !(queued.kind === 'syncDirectoryUser' && queued.scim_user_id === command.scim_user_id));
         this.#queue.splice(0, this.#queue.length, ...others);
-        return this.#syncDirectoryUserDurably(command.directoryId, command.scimUserId);
+        return this.#syncDirectoryUserDurably(command.directory_id, command.scim_user_id);
       }
       case 'syncMember': {
         // Queued syncs of the same member collapse into one: each makes the provider match the record as it is now.
-        const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.userId === command.userId));
+        const others = this.#queue.filter((queued) => !(queued.kind === 'syncMember' && queued.user_id === command.user_id));
         this.#queue.splice(0, this.#queue.length, ...others);
-        return this.#syncMemberDurably(command.userId);
+        return this.#syncMemberDurably(command.user_id);
       }
     }
   }
@@ -631,15 +609,6 @@ export class TenantActor {
       }
     }
   }
-}
-
-/** A signal's payload as a request: `requested_via` is the API's mark (see OperatorSignalInput); anything else came through Temporal. */
-function operatorRequest(input: OperatorSignalInput | undefined): OperatorRequest {
-  return {
-    requestedVia: input?.requested_via === 'api' ? 'api' : 'temporal',
-    ...(input?.requested_by ? { requestedBy: input.requested_by } : {}),
-    ...(input?.note ? { note: input.note } : {}),
-  };
 }
 
 /** The details of a failed attempt at an invitation's steps; undefined for any other failure. */
