@@ -12,7 +12,8 @@ import { checkDomain } from '../../domain/domains/verifyDomain.ts';
 import type { DomainChecks } from '../../domain/domains/domainChecks.ts';
 import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
 import { emailOf, nameOf } from '../../domain/directories/scimUserResource.ts';
-import { planDirectoryMember } from '../../domain/directories/directoryMemberRule.ts';
+import { directoryAccountEnabled, directoryMemberRequest } from '../../domain/directories/directoryMemberRule.ts';
+import { changeDirectoryMember } from '../../domain/directories/changeDirectoryMember.ts';
 import { tenantGovernsAccount } from '../../domain/accounts/tenantGovernance.ts';
 import { tenantSettingsOf } from '../../domain/tenants/tenantSettings.ts';
 import { planInvitedUser } from '../../domain/invitations/recordInvitedUser.ts';
@@ -585,34 +586,20 @@ export function createTenantActorActivities(deps: {
         userId = made.userId;
         owned = made.created;
       }
-      const settings = tenantSettingsOf(tenant.settings);
-      // The default role, and the roles the directory's mapping gives the user's groups.
+      // The groups of a SCIM user still there: a deleted one's ask for nothing.
       const groupNames = user.deletedAt ? [] : ((await stores.directoryGroups?.namesOfMember(directoryId, scimUserId)) ?? []);
-      const askedRoles = [settings.default_role, ...groupNames.flatMap((name) => directory.groupRoles[name] ?? [])];
-      const request = { tenantId, directoryId, userId, email: email ?? user.userName, name: nameOf(user), active: user.active, deleted: user.deletedAt !== null, askedRoles };
+      const request = directoryMemberRequest(directory, user, userId, tenantSettingsOf(tenant.settings).default_role, groupNames);
       // Judged before the member changes: a leaver's removal takes the account's home tenant with it.
       const mayTouchAccount = owned && (await governed(userId, owned));
-      const written = await stores.members.change(tenantId, userId, SYSTEM_ACTOR, [...askedRoles, 'MEMBER'], (facts, now) => planDirectoryMember(request, facts, now));
+      const outcomeId = `no_active_admin:${directoryId}:${scimUserId}:${user.updatedAt.getTime()}`;
+      const written = await changeDirectoryMember(stores, request, SYSTEM_ACTOR, outcomeId);
       const outcome = written?.result ?? { member: 'none' as const, noActiveAdmin: false };
       if (written?.handOffs.length) {
         await syncMemberNow(tenantId, userId, Date.now());
         await stores.outbox?.markDelivered(written.handOffs.map((h) => h.id));
       }
-      if (outcome.noActiveAdmin) {
-        await stores.audit.appendOutcomeOnce(
-          {
-            action: 'tenant.no_active_admin',
-            tenant_id: tenantId,
-            target_id: tenantId,
-            target_type: 'tenant',
-            metadata: { outcome_id: `no_active_admin:${directoryId}:${scimUserId}:${user.updatedAt.getTime()}`, directory_id: directoryId, user_id: userId },
-          },
-          SYSTEM_ACTOR,
-        );
-      }
-      // A leaver the directory made must not sign in any more; an account it did not make, or no longer governs, is not its to touch.
-      const enabled = user.active && !user.deletedAt;
-      if (mayTouchAccount && outcome.member !== 'none') await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, enabled)));
+      const enabled = directoryAccountEnabled(request, mayTouchAccount, outcome);
+      if (enabled !== undefined) await providerStep('user', () => asActivityFailure(() => idp.setUserEnabled(userId, enabled)));
       if (user.deletedAt) {
         await directoryUsers.purge(directoryId, scimUserId);
         return { member: 'removed' };
