@@ -1,5 +1,5 @@
 import { condition, workflowInfo } from '@temporalio/workflow';
-import type { OutcomeContext } from '../../../activities/tenantActor/tenantActorActivities.ts';
+import type { OutcomeContext } from '../../../activities/tenantActor/outcomeActivities.ts';
 import type { OperatorRequest } from '../../../domain/tenantActor/tenantActorCommand.ts';
 import type { ActorContext } from '../actorContext.ts';
 import { failureKind, failureMessage, stoppedDetails } from '../activityFailure.ts';
