@@ -120,6 +120,12 @@ export default defineConfig(
       'valid-typeof': 'error',
     },
   },
+  // A workflow or an activity file holds what one family of its feature does (docs/architecture.md, "The tenant
+  // actor"): past 400 lines, counting every line as "no file over 400 lines" reads, it is split by what it does.
+  {
+    files: ['workflows/**/*.ts', 'activities/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
   {
     files: ['**/*.ts'],
     plugins: { boundaries },
