@@ -148,10 +148,4 @@ export default defineConfig(
     ignores: ['test/**'],
     rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }] },
   },
-  {
-    // TEMPORARY, until the tenant actor's activities are split by command family (issue 58, on its own branch): this
-    // one factory is the only function over the bound. The merge of that split removes this override.
-    files: ['activities/tenantActor/tenantActorActivities.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );
