@@ -6,13 +6,13 @@ import type { Orm } from './orm.ts';
 import type { Sql } from './sql.ts';
 import { retryDelayMs, type RetryPolicy } from '../domain/retryPolicy.ts';
 
-/** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS). */
+/** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS): the row's payload is the command. */
 export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<QueuedActorCommand> {
   const { rows } = await sql.query<{ id: string }>({
     name: 'actor_outbox_enqueue',
-    text: `insert into tenant_actor_outbox (tenant_id, command, payload, next_attempt_at)
-           values ($1, $2, $3, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
-    values: [tenantId, command.kind, outboxPayload(command)],
+    text: `insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
+           values ($1, $2, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
+    values: [tenantId, JSON.stringify(command)],
   });
   return { id: Number(rows[0]!.id), tenantId, command };
 }
@@ -22,39 +22,12 @@ export async function enqueueActorCommands(sql: Sql, tenantIds: string[], comman
   if (tenantIds.length === 0) return [];
   const { rows } = await sql.query<{ id: string; tenant_id: string }>({
     name: 'actor_outbox_enqueue_many',
-    text: `insert into tenant_actor_outbox (tenant_id, command, payload, next_attempt_at)
-           select tenant_id, $2, $3::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) from unnest($1::uuid[]) as tenant_id
+    text: `insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
+           select tenant_id, $2::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) from unnest($1::uuid[]) as tenant_id
            returning id, tenant_id`,
-    values: [tenantIds, command.kind, outboxPayload(command)],
+    values: [tenantIds, JSON.stringify(command)],
   });
   return rows.map((row) => ({ id: Number(row.id), tenantId: row.tenant_id, command }));
-}
-
-/** What a command carries besides its kind, as the outbox's payload column holds it (null: nothing). */
-function outboxPayload(command: OutboxCommand): string | null {
-  if (command.kind === 'syncMember') return JSON.stringify({ user_id: command.userId });
-  if (command.kind === 'sendInvitation') return JSON.stringify({ invitation_id: command.invitationId });
-  if (command.kind === 'syncSso') return JSON.stringify({ connection_id: command.connectionId });
-  if (command.kind === 'syncDirectoryUser') return JSON.stringify({ directory_id: command.directoryId, scim_user_id: command.scimUserId });
-  return null;
-}
-
-/** What the outbox's payload column holds for the commands that carry one. */
-interface OutboxPayload {
-  user_id?: string;
-  invitation_id?: string;
-  connection_id?: string;
-  directory_id?: string;
-  scim_user_id?: string;
-}
-
-/** The command of an outbox row. */
-function outboxCommand(kind: OutboxCommand['kind'], payload: OutboxPayload | null): OutboxCommand {
-  if (kind === 'syncMember') return { kind, userId: payload?.user_id ?? '' };
-  if (kind === 'sendInvitation') return { kind, invitationId: payload?.invitation_id ?? '' };
-  if (kind === 'syncSso') return { kind, connectionId: payload?.connection_id ?? '' };
-  if (kind === 'syncDirectoryUser') return { kind, directoryId: payload?.directory_id ?? '', scimUserId: payload?.scim_user_id ?? '' };
-  return { kind };
 }
 
 /** How a hand-off that failed is retried by the relay. */
@@ -79,15 +52,16 @@ export class PostgresActorOutbox implements ActorOutbox {
    * so another replica skips them while this one delivers, and a failed delivery is retried later.
    */
   async leaseDue(limit: number, leaseSeconds: number): Promise<OutboxEntry[]> {
-    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; command: OutboxCommand['kind']; payload: OutboxPayload | null; attempts: number }[]>(
+    // The payload is the command as a change wrote it (enqueueActorCommand).
+    const rows = await this.#orm.em.fork().execute<{ id: string; tenant_id: string; payload: OutboxCommand; attempts: number }[]>(
       `update tenant_actor_outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?)
         where id in (select id from tenant_actor_outbox
                       where delivered_at is null and dead_lettered_at is null and next_attempt_at <= now()
                       order by next_attempt_at limit ? for update skip locked)
-        returning id, tenant_id, command, payload, attempts`,
+        returning id, tenant_id, payload, attempts`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: outboxCommand(r.command, r.payload), attempts: r.attempts }));
+    return rows.map((r) => ({ id: Number(r.id), tenantId: r.tenant_id, command: r.payload, attempts: r.attempts }));
   }
 
   async backlog(): Promise<{ pending: number; oldestSeconds: number; deadLettered: number }> {

@@ -118,7 +118,7 @@ export class PostgresDirectoryGroupRepository implements DirectoryGroupRepositor
       const now = new Set(change.remove ? [] : (change.put?.members ?? []));
       const affected = renamed ? [...new Set([...old, ...now])] : [...new Set([...old, ...now])].filter((m) => old.has(m) !== now.has(m) || change.remove);
       const handOffs: QueuedActorCommand[] = [];
-      for (const scimUserId of affected) handOffs.push(await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directoryId, scimUserId }));
+      for (const scimUserId of affected) handOffs.push(await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directory_id: directoryId, scim_user_id: scimUserId }));
       return { result: change.result, handOffs };
     });
   }

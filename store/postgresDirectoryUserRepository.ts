@@ -117,7 +117,7 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
       }
       await sql.query({ name: 'directory_synced', text: 'update directories set last_synced_at = $2 where id = $1', values: [directoryId, u.updatedAt] });
       if (change.event) await appendAuditEvent(sql, change.event, meta);
-      const handOff = await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directoryId, scimUserId: u.id });
+      const handOff = await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directory_id: directoryId, scim_user_id: u.id });
       return { result: change.result, handOffs: [handOff] };
     });
   }
@@ -161,7 +161,7 @@ export class PostgresDirectoryUserRepository implements DirectoryUserRepository 
         values: [directoryId, displayNames],
       });
       const handOffs: QueuedActorCommand[] = [];
-      for (const row of rows) handOffs.push(await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directoryId, scimUserId: row.id }));
+      for (const row of rows) handOffs.push(await enqueueActorCommand(sql, tenantId, { kind: 'syncDirectoryUser', directory_id: directoryId, scim_user_id: row.id }));
       return handOffs;
     });
   }

@@ -222,12 +222,12 @@ export class PostgresInvitationRepository implements InvitationRepository {
         const changed = 'put' in change.member ? change.member.put : change.member.remove;
         if ('put' in change.member) await writeMember(sql, change.member.put, member?.userId === changed.userId ? member : undefined);
         else await sql.query({ name: 'member_delete', text: 'delete from members where tenant_id = $1 and user_id = $2', values: [tenantId, changed.userId] });
-        memberSync = await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', userId: changed.userId });
+        memberSync = await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', user_id: changed.userId });
       }
       for (const event of change.events ?? []) await appendAuditEvent(sql, event, meta);
       let send: InvitationChangeWritten<T>['send'];
       if (change.send && change.invitation) {
-        send = await enqueueActorCommand(sql, tenantId, { kind: 'sendInvitation', invitationId: change.invitation.id });
+        send = await enqueueActorCommand(sql, tenantId, { kind: 'sendInvitation', invitation_id: change.invitation.id });
         await recordSend(sql, tenantId, change.invitation.id, now, sendsSince);
       }
       return { result: change.result, ...(send ? { send } : {}), ...(memberSync ? { memberSync } : {}) };

@@ -284,7 +284,7 @@ export class PostgresMemberRepository implements MemberRepository {
       }
       if (change.event) await appendAuditEvent(sql, change.event, meta);
       if (!change.remove && !change.put) return { result: change.result, handOffs: [] };
-      return { result: change.result, handOffs: [await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', userId })] };
+      return { result: change.result, handOffs: [await enqueueActorCommand(sql, tenantId, { kind: 'syncMember', user_id: userId })] };
     });
   }
 }

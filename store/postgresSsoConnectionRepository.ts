@@ -157,7 +157,7 @@ export class PostgresSsoConnectionRepository implements SsoConnectionRepository 
         });
       }
       if (change.event) await appendAuditEvent(sql, change.event, meta);
-      const handOffs = written ? [await enqueueActorCommand(sql, tenantId, { kind: 'syncSso', connectionId: written.id })] : [];
+      const handOffs = written ? [await enqueueActorCommand(sql, tenantId, { kind: 'syncSso', connection_id: written.id })] : [];
       return { result: change.result, handOffs };
     });
   }

@@ -135,8 +135,8 @@ const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
     insert into audit_events (${AUDIT_INSERT_COLUMNS})
     values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
   ), hand_off as (
-    insert into tenant_actor_outbox (tenant_id, command, next_attempt_at)
-    values ($1, $26, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}))
+    insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
+    values ($1, $26::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}))
     returning id
   )
   select (select id from hand_off) as command_id`;
@@ -279,7 +279,7 @@ export class PostgresTenantRepository implements TenantRepository {
         text: INSERT_TENANT_WITH_EVENT_AND_HAND_OFF,
         values: [
           tenant.id, tenant.slug, tenant.name, tenant.status, tenant.kind, tenant.plan, tenant.trialEndsAt, tenant.salesOwner,
-          tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta), handOff.kind,
+          tenant.adminEmail, tenant.adminName, tenant.createdAt, ...auditInsertValues(event, meta), JSON.stringify(handOff),
         ],
       });
       return { handOff: { id: Number(rows[0]!.command_id), tenantId: tenant.id, command: handOff } };

@@ -465,17 +465,16 @@ CREATE INDEX sso_connections_tenant_idx ON public.sso_connections USING btree (t
 CREATE TABLE public.tenant_actor_outbox (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   tenant_id uuid NOT NULL,
-  command text NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   next_attempt_at timestamp with time zone NOT NULL,
   attempts integer DEFAULT 0 NOT NULL,
   last_error text,
   delivered_at timestamp with time zone,
   dead_lettered_at timestamp with time zone,
-  payload jsonb,
+  payload jsonb NOT NULL,
+  command text GENERATED ALWAYS AS ((payload ->> 'kind'::text)) STORED NOT NULL,
   CONSTRAINT tenant_actor_outbox_pkey PRIMARY KEY (id),
-  CONSTRAINT tenant_actor_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
-  CONSTRAINT tenant_actor_outbox_command_check CHECK (command = ANY (ARRAY['provision'::text, 'pushClaims'::text, 'syncMember'::text, 'sendInvitation'::text, 'syncDomains'::text, 'syncSso'::text, 'syncDirectoryUser'::text]))
+  CONSTRAINT tenant_actor_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
 CREATE INDEX tenant_actor_outbox_dead_idx ON public.tenant_actor_outbox USING btree (dead_lettered_at) WHERE ((dead_lettered_at IS NOT NULL) AND (delivered_at IS NULL));
 CREATE INDEX tenant_actor_outbox_pending_idx ON public.tenant_actor_outbox USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (dead_lettered_at IS NULL));

@@ -82,14 +82,14 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     const { tenantActors, provisioningWaitMs: waitMs, log, outbox } = this.#deps;
     const { tenantId, command } = handOff;
     if (!tenantActors || command.kind !== 'sendInvitation') return undefined;
-    const attempt = tenantActors.sendInvitationAndWait(tenantId, command.invitationId, waitMs).then(
+    const attempt = tenantActors.sendInvitationAndWait(tenantId, command, waitMs).then(
       (outcome) => {
         if (outcome) {
           outbox
             .markDelivered([handOff.id])
             .catch((err: unknown) => log.warn({ tenantId, err }, 'could not mark the invitation hand-off delivered; the relay will repeat it'));
         }
-        if (outcome?.status === 'failed') log.warn({ tenantId, invitationId: command.invitationId, kind: outcome.kind, step: outcome.step }, 'invitation send failed');
+        if (outcome?.status === 'failed') log.warn({ tenantId, invitationId: command.invitation_id, kind: outcome.kind, step: outcome.step }, 'invitation send failed');
         return outcome?.status === 'sent' ? outcome.inviteUrl : undefined;
       },
       (err: unknown) => {

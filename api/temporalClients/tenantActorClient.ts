@@ -1,28 +1,14 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import type { TenantActorSignals } from '../../domain/tenantActor/tenantActorSignals.ts';
-import type { OperatorCommand, TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import type { CommandOf, OperatorCommand, TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
 import type { RetryPolicy } from '../../domain/retryPolicy.ts';
 import type { Logger } from '../../platform/logger.ts';
 import {
   provisionAndWaitUpdate,
-  provisionSignal,
-  pushClaimsSignal,
-  resendInviteSignal,
-  retryProvisioningSignal,
   sendInvitationAndWaitUpdate,
-  sendInvitationSignal,
-  syncDomainsSignal,
-  syncMemberSignal,
-  syncSsoSignal,
-  syncDirectoryUserSignal,
   tenantActorWorkflowId,
-  type OperatorSignalInput,
   type InvitationSendOutcome,
   type ProvisioningOutcome,
-  type SendInvitationInput,
-  type SyncMemberInput,
-  type SyncSsoInput,
-  type SyncDirectoryUserInput,
 } from '../../workflows/tenantActor/tenantActorMessages.ts';
 import type { tenantActorWorkflow } from '../../workflows/tenantActor/tenantActorWorkflow.ts';
 import type { CheckResult } from '../readinessChecks.ts';
@@ -37,37 +23,6 @@ export interface TenantActorClientOptions {
   handOffTimeoutMs: number;
   log: Logger;
 }
-
-/** The signal each command travels as, and its arguments: an operator's carries who asked, as the Web UI sends it. */
-function signalOf(command: TenantActorCommand): { signal: string; args: unknown[] } {
-  switch (command.kind) {
-    case 'provision':
-      return { signal: provisionSignal.name, args: [] };
-    case 'pushClaims':
-      return { signal: pushClaimsSignal.name, args: [] };
-    case 'syncMember':
-      return { signal: syncMemberSignal.name, args: [{ user_id: command.userId } satisfies SyncMemberInput] };
-    case 'sendInvitation':
-      return { signal: sendInvitationSignal.name, args: [{ invitation_id: command.invitationId } satisfies SendInvitationInput] };
-    case 'syncDomains':
-      return { signal: syncDomainsSignal.name, args: [] };
-    case 'syncSso':
-      return { signal: syncSsoSignal.name, args: [{ connection_id: command.connectionId } satisfies SyncSsoInput] };
-    case 'syncDirectoryUser':
-      return { signal: syncDirectoryUserSignal.name, args: [{ directory_id: command.directoryId, scim_user_id: command.scimUserId } satisfies SyncDirectoryUserInput] };
-    case 'retryProvisioning':
-      return { signal: retryProvisioningSignal.name, args: [operatorInput(command)] };
-    case 'resendInvite':
-      return { signal: resendInviteSignal.name, args: [operatorInput(command)] };
-  }
-}
-
-/** The API's signal payload; a command that came through Temporal never passes here. */
-const operatorInput = ({ requestedBy, note }: OperatorCommand): OperatorSignalInput => ({
-  requested_via: 'api',
-  ...(requestedBy ? { requested_by: requestedBy } : {}),
-  ...(note ? { note } : {}),
-});
 
 /** gRPC status 4, as the client reports a call that ran out of its deadline (also when wrapped by the SDK). */
 function isDeadlineExceeded(error: unknown): boolean {
@@ -129,11 +84,11 @@ export class TenantActorClient implements TenantActorSignals {
    * Hands an invitation's send to the tenant's actor and waits up to `waitMs` for its outcome (update-with-start, as
    * provisionAndWait). Undefined when the wait ran out; rejects when Temporal refused or was unreachable.
    */
-  async sendInvitationAndWait(tenantId: string, invitationId: string, waitMs: number): Promise<InvitationSendOutcome | undefined> {
+  async sendInvitationAndWait(tenantId: string, command: CommandOf<'sendInvitation'>, waitMs: number): Promise<InvitationSendOutcome | undefined> {
     try {
       return await this.connection.withDeadline(Date.now() + waitMs, () =>
         this.client.workflow.executeUpdateWithStart(sendInvitationAndWaitUpdate, {
-          args: [{ invitation_id: invitationId }],
+          args: [command],
           startWorkflowOperation: new WithStartWorkflowOperation<typeof tenantActorWorkflow>('tenantActorWorkflow', this.startOptions(tenantId)),
         }),
       );
@@ -143,19 +98,21 @@ export class TenantActorClient implements TenantActorSignals {
     }
   }
 
-  /** Delivers a command without waiting for its effect (signal-with-start), bounded by the hand-off timeout. */
+  /**
+   * Delivers a command without waiting for its effect (signal-with-start: the signal named by its kind, the command
+   * its argument, as commandSignal defines it), bounded by the hand-off timeout.
+   */
   async deliver(tenantId: string, command: TenantActorCommand): Promise<void> {
-    const { signal, args } = signalOf(command);
     await this.connection.withDeadline(Date.now() + this.options.handOffTimeoutMs, () =>
-      this.client.workflow.signalWithStart<typeof tenantActorWorkflow, unknown[]>('tenantActorWorkflow', {
+      this.client.workflow.signalWithStart<typeof tenantActorWorkflow, [TenantActorCommand]>('tenantActorWorkflow', {
         ...this.startOptions(tenantId),
-        signal,
-        signalArgs: args,
+        signal: command.kind,
+        signalArgs: [command],
       }),
     );
   }
 
-  /** The same signals an operator sends from the Temporal Web UI; answers the actor's workflow id. */
+  /** The signals an operator sends from the Temporal Web UI, with who asked; answers the actor's workflow id. */
   async signalOperator(tenantId: string, command: OperatorCommand): Promise<string> {
     try {
       await this.deliver(tenantId, command);

@@ -11,5 +11,5 @@ export function invitationChangeEffects(tenantId: string, written: InvitationCha
   const sync = written.memberSync;
   const staleListings = [invitationListing(tenantId)];
   if (sync?.command.kind !== 'syncMember') return { staleListings };
-  return { handOffs: [sync], staleUsers: [sync.command.userId], staleMemberLists: [tenantId], staleListings };
+  return { handOffs: [sync], staleUsers: [sync.command.user_id], staleMemberLists: [tenantId], staleListings };
 }

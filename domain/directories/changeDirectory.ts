@@ -6,8 +6,7 @@ import type { DirectoryPatch } from '../schemas/directories.ts';
 import { directoryAuditEvent } from './createDirectory.ts';
 import type { DirectoryRecord } from './directoryRecord.ts';
 import { newDirectoryToken, ROTATION_GRACE_MS } from './directoryToken.ts';
-import { planDirectoryMember } from './directoryMemberRule.ts';
-import type { AuditAppend } from '../schemas/audit.ts';
+import { changeDirectoryMember } from './changeDirectoryMember.ts';
 
 /** A member the directory's deletion takes away, as a deleted SCIM user of its would. */
 const leaverOf = (directory: DirectoryRecord, userId: string) => ({
@@ -19,14 +18,6 @@ const leaverOf = (directory: DirectoryRecord, userId: string) => ({
   active: false,
   deleted: true,
   askedRoles: [],
-});
-
-const noActiveAdminEvent = (directory: DirectoryRecord, userId: string): AuditAppend => ({
-  action: 'tenant.no_active_admin',
-  tenant_id: directory.tenantId,
-  target_id: directory.tenantId,
-  target_type: 'tenant',
-  metadata: { directory_id: directory.id, user_id: userId },
 });
 
 async function reachable({ stores }: RegistryContext, id: string, reach: TenantReach) {
@@ -91,8 +82,7 @@ export async function rotateDirectoryToken(context: RegistryContext, id: string,
 export async function deleteDirectory(context: RegistryContext, id: string, meta: RequestMeta, reach: TenantReach): Promise<void> {
   const found = await reachable(context, id, reach);
   for (const { userId } of await context.stores.directoryUsers.linkedAccounts(id)) {
-    const removed = await context.stores.members.change(found.tenantId, userId, meta, [], (facts) => planDirectoryMember(leaverOf(found, userId), facts, new Date()));
-    if (removed?.result.noActiveAdmin) await context.stores.audit.append(noActiveAdminEvent(found, userId), meta);
+    const removed = await changeDirectoryMember(context.stores, leaverOf(found, userId), meta);
     context.effects.follow({ handOffs: removed?.handOffs ?? [] });
   }
   const written = await context.stores.directories.change({ by: 'id', id }, meta, (before) => {

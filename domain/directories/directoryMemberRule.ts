@@ -1,8 +1,11 @@
 import type { MemberChange, MemberChangeFacts } from '../members/memberRepository.ts';
 import { memberAuditEvent } from '../members/memberAuditEvent.ts';
 import type { MemberRecord } from '../members/memberRecord.ts';
-import { isActiveAdmin } from '../members/lastActiveAdmin.ts';
+import { isActiveAdmin, losesLastActiveAdmin } from '../members/lastActiveAdmin.ts';
 import { TENANT_ADMIN_ROLE } from '../members/tenantAdminRole.ts';
+import type { DirectoryRecord } from './directoryRecord.ts';
+import type { DirectoryUserRecord } from './directoryUserRecord.ts';
+import { emailOf, nameOf } from './scimUserResource.ts';
 
 /** What a directory's SCIM user asks of the tenant's member of its account. */
 export interface DirectoryMemberRequest {
@@ -17,6 +20,23 @@ export interface DirectoryMemberRequest {
   deleted: boolean;
   /** The tenant's default role and the roles its groups map to, in any order, possibly unknown to the tenant. */
   askedRoles: readonly string[];
+}
+
+/**
+ * What a SCIM user, linked to the account `userId`, asks of its member: its name and address, whether it is active or
+ * deleted, and its roles, the tenant's default role plus those the directory's `group_roles` give its groups
+ * (SPEC-EXTENSIONS §10). A deleted user's groups ask nothing.
+ */
+export function directoryMemberRequest(
+  directory: Pick<DirectoryRecord, 'id' | 'tenantId' | 'groupRoles'>,
+  user: Pick<DirectoryUserRecord, 'userName' | 'resource' | 'active' | 'deletedAt'>,
+  userId: string,
+  defaultRole: string,
+  groupNames: readonly string[],
+): DirectoryMemberRequest {
+  const deleted = user.deletedAt !== null;
+  const askedRoles = [defaultRole, ...(deleted ? [] : groupNames.flatMap((name) => directory.groupRoles[name] ?? []))];
+  return { tenantId: directory.tenantId, directoryId: directory.id, userId, email: emailOf(user) ?? user.userName, name: nameOf(user), active: user.active, deleted, askedRoles };
 }
 
 /** What the member became: its status, and whether the change left the tenant with members but no active IT_ADMIN. */
@@ -36,11 +56,7 @@ export interface DirectoryMemberOutcome {
 export function planDirectoryMember(request: DirectoryMemberRequest, facts: MemberChangeFacts, now: Date): MemberChange<DirectoryMemberOutcome> {
   const before = facts.member;
   const meta = { directory_id: request.directoryId };
-  const lostLastAdmin = (after: Pick<MemberRecord, 'status' | 'roles'> | undefined) => {
-    if (!before || !isActiveAdmin(before) || (after && isActiveAdmin(after))) return false;
-    const membersLeft = after ? facts.members : facts.members - 1;
-    return facts.activeAdmins <= 1 && membersLeft > 0;
-  };
+  const lostLastAdmin = (after: Pick<MemberRecord, 'status' | 'roles'> | undefined) => losesLastActiveAdmin(facts, after);
   if (before && before.source !== 'directory') return { result: { member: 'none', noActiveAdmin: false } };
   if (request.deleted) {
     if (!before) return { result: { member: 'removed', noActiveAdmin: false } };
@@ -68,4 +84,15 @@ export function planDirectoryMember(request: DirectoryMemberRequest, facts: Memb
       ? memberAuditEvent(request.active ? 'member.reactivated' : 'member.deactivated', member, { from: before.status, to: status, ...meta })
       : memberAuditEvent('member.roles_changed', member, { old: before.roles, new: roles, ...meta });
   return { put: member, event, result: { member: status, noActiveAdmin: lostLastAdmin(member) || (!isActiveAdmin(member) && stillNoAdmin) } };
+}
+
+/**
+ * Whether the directory's change enables (true) or disables (false) the account, or leaves it alone (undefined)
+ * (SPEC-EXTENSIONS §13). A leaver the directory made must not sign in any more: the account follows the SCIM user
+ * only when the directory made it and the tenant governs it now (`mayTouchAccount`, judged before the member changed),
+ * and only when the directory had a say about its member.
+ */
+export function directoryAccountEnabled(request: Pick<DirectoryMemberRequest, 'active' | 'deleted'>, mayTouchAccount: boolean, outcome: DirectoryMemberOutcome): boolean | undefined {
+  if (!mayTouchAccount || outcome.member === 'none') return undefined;
+  return request.active && !request.deleted;
 }

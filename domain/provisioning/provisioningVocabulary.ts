@@ -104,10 +104,7 @@ export type InvitationStepsDone =
   | { status: 'sent'; inviteUrl?: string; userId: string; organizationId: string; sendCount: number }
   | { status: 'skipped' };
 
-/**
- * The send's steps and its idp.invitation_sent event in one local activity (the lean-invitations patch): when the
- * invitation sent expires, and whether the event was appended.
- */
+/** The send's steps and its idp.invitation_sent event in one local activity: when the invitation sent expires, and whether the event was appended. */
 export interface InvitationSendRecorded {
   done: InvitationStepsDone;
   expiresAt?: number;

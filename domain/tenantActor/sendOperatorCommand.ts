@@ -19,7 +19,7 @@ export async function sendOperatorCommand(
 ): Promise<string> {
   await findTenant(stores.tenants, { by: 'id', id: tenantId });
   if (!tenantActorSignals) throw new AppError('unavailable', 'workflow service not configured');
-  const command: OperatorCommand = { kind, requestedVia: 'api', ...(meta.recordedBy ? { requestedBy: meta.recordedBy } : {}), ...(note ? { note } : {}) };
+  const command: OperatorCommand = { kind, requested_via: 'api', ...(meta.recordedBy ? { requested_by: meta.recordedBy } : {}), ...(note ? { note } : {}) };
   try {
     return await tenantActorSignals.signalOperator(tenantId, command);
   } catch {

@@ -33,6 +33,7 @@ import { Migration20261203000033ListingNotifications } from './Migration20261203
 import { Migration20261204000034InvitationSends } from './Migration20261204000034InvitationSends.ts';
 import { Migration20261205000035SimulatorPasswords } from './Migration20261205000035SimulatorPasswords.ts';
 import { Migration20261206000036DeletedSsoConnections } from './Migration20261206000036DeletedSsoConnections.ts';
+import { Migration20261207000037ActorOutboxCommands } from './Migration20261207000037ActorOutboxCommands.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -71,4 +72,5 @@ export const migrationsList = [
   { name: 'Migration20261204000034InvitationSends', class: Migration20261204000034InvitationSends },
   { name: 'Migration20261205000035SimulatorPasswords', class: Migration20261205000035SimulatorPasswords },
   { name: 'Migration20261206000036DeletedSsoConnections', class: Migration20261206000036DeletedSsoConnections },
+  { name: 'Migration20261207000037ActorOutboxCommands', class: Migration20261207000037ActorOutboxCommands },
 ];

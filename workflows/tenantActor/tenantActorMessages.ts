@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RetryPolicy } from '../../domain/retryPolicy.ts';
-import type { TenantActorCommand } from '../../domain/tenantActor/tenantActorCommand.ts';
+import type { CommandOf, TenantActorCommand, TenantActorCommandKind } from '../../domain/tenantActor/tenantActorCommand.ts';
 import type { InvitationSendOutcome, ProvisioningFailure, ProvisioningOutcome } from '../../domain/provisioning/provisioningVocabulary.ts';
 
 /**
@@ -64,65 +64,16 @@ export interface TenantActorInput {
   maxCommandsPerRun?: number;
   /** History events of a run before it continues as new once nothing is queued; default 100. */
   historyEventsPerRun?: number;
-  /**
-   * The patches earlier runs of this actor met (each answered true), carried through continue-as-new so a run never
-   * asks them again: Temporal's core writes a search attribute the first time a run meets a patch.
-   */
-  patches?: string[];
 }
 
 /**
- * Optional payload of the operator signals; Temporal Web UI may send it empty. The registry's API sends
- * `requested_via: 'api'` with the token's client as `requested_by` and the caller's own words as `note`; a signal
- * without it came through Temporal (Web UI, CLI), its `requested_by` typed by an operator whom Temporal authenticated.
+ * The signal a command travels as: named by its kind, the command (domain/tenantActor/tenantActorCommand.ts) its
+ * argument. The registry sends the whole command; an operator in the Temporal Web UI may send its fields only
+ * (`retryProvisioning` with `{"requested_by": …}`), or nothing.
  */
-export interface OperatorSignalInput {
-  requested_by?: string;
-  note?: string;
-  requested_via?: 'api';
-}
-
-/** Hand-off of provisioning (idempotent: a tenant is provisioned once, whatever the number of hand-offs). */
-export const provisionSignal = defineSignal<[]>('provision');
-/** Hand-off that also waits: the API's tenant creation uses it through update-with-start. */
+export const commandSignal = <K extends TenantActorCommandKind>(kind: K) => defineSignal<[Partial<CommandOf<K>>?]>(kind);
+/** A `provision` that also waits for the outcome: the API's tenant creation sends it through update-with-start. */
 export const provisionAndWaitUpdate = defineUpdate<ProvisioningOutcome, []>('provisionAndWait');
-/** Operator: run provisioning again after a failure (each step reuses what earlier runs created). */
-export const retryProvisioningSignal = defineSignal<[OperatorSignalInput?]>('retryProvisioning');
-/** Operator: send the invite e-mail again (provisions first if that never succeeded). */
-export const resendInviteSignal = defineSignal<[OperatorSignalInput?]>('resendInvite');
-/** The tenant's claims changed: push the current bundle into its users' attributes. */
-export const pushClaimsSignal = defineSignal<[]>('pushClaims');
-/** Payload of syncMember: the member's user id in the identity provider. */
-export interface SyncMemberInput {
-  user_id: string;
-}
-
-/** A member of the tenant changed: make the provider match its record as it is now (organization, attributes). */
-export const syncMemberSignal = defineSignal<[SyncMemberInput]>('syncMember');
-/** Payload of sendInvitation: the invitation whose current link is to be sent. */
-export interface SendInvitationInput {
-  invitation_id: string;
-}
-
-/** An invitation was made or resent: send its current link (the registry's outbox). */
-export const sendInvitationSignal = defineSignal<[SendInvitationInput]>('sendInvitation');
-/** The same, waiting for the outcome: the API's invitation creation and resend use it through update-with-start. */
-export const sendInvitationAndWaitUpdate = defineUpdate<InvitationSendOutcome, [SendInvitationInput]>('sendInvitationAndWait');
-/** A domain of the tenant changed: set its organization's verified domains, and read the timers again. */
-export const syncDomainsSignal = defineSignal<[]>('syncDomains');
-/** Payload of syncSso: the SSO connection whose identity provider is to match it. */
-export interface SyncSsoInput {
-  connection_id: string;
-}
-
-/** An SSO connection changed: make its identity provider in the provider match it (made, changed, disabled, deleted). */
-export const syncSsoSignal = defineSignal<[SyncSsoInput]>('syncSso');
-/** Payload of syncDirectoryUser: a directory's SCIM user whose provider user and member are to match it. */
-export interface SyncDirectoryUserInput {
-  directory_id: string;
-  scim_user_id: string;
-}
-
-/** A directory's SCIM user changed: make its identity-provider user and member match it. */
-export const syncDirectoryUserSignal = defineSignal<[SyncDirectoryUserInput]>('syncDirectoryUser');
+/** A `sendInvitation` that also waits for the outcome: the API's invitation creation and resend send it through update-with-start. */
+export const sendInvitationAndWaitUpdate = defineUpdate<InvitationSendOutcome, [CommandOf<'sendInvitation'>]>('sendInvitationAndWait');
 export const actorStateQuery = defineQuery<TenantActorState>('state');

@@ -106,7 +106,7 @@ describe('PUT /v1/tenants/{id}/members/{user_id}', () => {
     expect(await eventsOf(tenant.id)).toEqual([
       { action: 'member.added', target_id: userId, target_name: email, actor_type: null, metadata: { roles: ['IT_ADMIN', 'MEMBER'], source: 'registry' } },
     ]);
-    expect(await syncsOf(tenant.id)).toEqual([{ user_id: userId }]);
+    expect(await syncsOf(tenant.id)).toEqual([{ kind: 'syncMember', user_id: userId }]);
   });
 
   it("replaces a member's roles (200) with member.roles_changed carrying the old and new roles; the same roles again answer 200 and write nothing", async () => {

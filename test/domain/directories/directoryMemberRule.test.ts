@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planDirectoryMember, type DirectoryMemberRequest } from '../../../domain/directories/directoryMemberRule.ts';
+import { directoryAccountEnabled, directoryMemberRequest, planDirectoryMember, type DirectoryMemberRequest } from '../../../domain/directories/directoryMemberRule.ts';
 import type { MemberChangeFacts } from '../../../domain/members/memberRepository.ts';
 import type { MemberRecord, MemberSource } from '../../../domain/members/memberRecord.ts';
 
@@ -40,5 +40,34 @@ describe('planDirectoryMember: a directory changes only the members it made', ()
     expect(planDirectoryMember(request({ deleted: true }), facts(admin), now)).toMatchObject({ remove: true, result: { noActiveAdmin: true } });
     expect(planDirectoryMember(request({ active: false, askedRoles: ['IT_ADMIN'] }), facts(admin, { activeAdmins: 2 }), now).result.noActiveAdmin).toBe(false);
     expect(planDirectoryMember(request({ deleted: true }), facts(admin, { members: 1 }), now).result.noActiveAdmin).toBe(false);
+  });
+});
+
+describe('directoryMemberRequest: what a SCIM user asks of its member', () => {
+  const directory = { id: 'd', tenantId: T, groupRoles: { Admins: ['IT_ADMIN'], Staff: ['MEMBER', 'SUPPORT'] } };
+  const user = (extra: { active?: boolean; deletedAt?: Date | null } = {}) => ({
+    userName: 'ada', resource: { emails: [{ value: 'ada@acme.example', primary: true }], name: { givenName: 'Ada', familyName: 'Lovelace' } }, active: true, deletedAt: null, ...extra,
+  });
+
+  it("asks the tenant's default role and the roles its groups map to, groups the directory does not map asking nothing", () => {
+    expect(directoryMemberRequest(directory, user(), 'u', 'MEMBER', ['Admins', 'Unmapped'])).toMatchObject({ tenantId: T, directoryId: 'd', userId: 'u', email: 'ada@acme.example', active: true, deleted: false, askedRoles: ['MEMBER', 'IT_ADMIN'] });
+  });
+
+  it("a deleted SCIM user's groups ask for nothing", () => {
+    expect(directoryMemberRequest(directory, user({ deletedAt: now }), 'u', 'MEMBER', ['Admins'])).toMatchObject({ deleted: true, askedRoles: ['MEMBER'] });
+  });
+});
+
+describe('directoryAccountEnabled: a directory enables or disables only an account it made and its tenant governs', () => {
+  const changed = { member: 'inactive' as const, noActiveAdmin: false };
+  it('disables the account of a leaver or an inactive SCIM user, enables an active one', () => {
+    expect(directoryAccountEnabled({ active: false, deleted: false }, true, changed)).toBe(false);
+    expect(directoryAccountEnabled({ active: true, deleted: true }, true, { member: 'removed', noActiveAdmin: false })).toBe(false);
+    expect(directoryAccountEnabled({ active: true, deleted: false }, true, { member: 'active', noActiveAdmin: false })).toBe(true);
+  });
+
+  it('leaves alone an account it may not touch, or whose member it had no say about', () => {
+    expect(directoryAccountEnabled({ active: false, deleted: false }, false, changed)).toBeUndefined();
+    expect(directoryAccountEnabled({ active: false, deleted: false }, true, { member: 'none', noActiveAdmin: false })).toBeUndefined();
   });
 });

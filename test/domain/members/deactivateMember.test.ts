@@ -15,7 +15,7 @@ describe('deactivateMember', () => {
     expect(members.events).toEqual([
       { action: 'member.deactivated', tenant_id: TENANT, target_id: 'ada', target_type: 'member', target_name: 'ada@example.test', metadata: { from: 'active', to: 'inactive' } },
     ]);
-    expect(registry.effects.followed).toEqual([{ handOffs: [{ id: 1, tenantId: TENANT, command: { kind: 'syncMember', userId: 'ada' } }], staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
+    expect(registry.effects.followed).toEqual([{ handOffs: [{ id: 1, tenantId: TENANT, command: { kind: 'syncMember', user_id: 'ada' } }], staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
   });
 
   it('answers an inactive member as it is and writes nothing', async () => {

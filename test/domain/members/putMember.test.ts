@@ -31,7 +31,7 @@ describe('putMember', () => {
     expect(members.events).toEqual([
       { action: 'member.added', tenant_id: TENANT, target_id: 'ada', target_type: 'member', target_name: 'ada@example.test', metadata: { roles: ['IT_ADMIN', 'MEMBER'], source: 'registry' } },
     ]);
-    expect(members.handOffs.map((h) => h.command)).toEqual([{ kind: 'syncMember', userId: 'ada' }]);
+    expect(members.handOffs.map((h) => h.command)).toEqual([{ kind: 'syncMember', user_id: 'ada' }]);
     expect(registry.effects.followed).toEqual([{ handOffs: members.handOffs, staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
   });
 

@@ -21,7 +21,7 @@ describe('removeMember', () => {
         metadata: { roles: ['MEMBER'], status: 'inactive', source: 'registry' },
       },
     ]);
-    expect(registry.effects.followed).toEqual([{ handOffs: [{ id: 1, tenantId: TENANT, command: { kind: 'syncMember', userId: 'ada' } }], staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
+    expect(registry.effects.followed).toEqual([{ handOffs: [{ id: 1, tenantId: TENANT, command: { kind: 'syncMember', user_id: 'ada' } }], staleUsers: ['ada'], staleMemberLists: [TENANT] }]);
   });
 
   it("refuses the last active IT_ADMIN of a tenant with other members (409, nothing written); removes it as the tenant's only member", async () => {

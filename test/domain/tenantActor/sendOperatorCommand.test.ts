@@ -14,7 +14,7 @@ describe('sendOperatorCommand', () => {
     const caller = { actorId: 'ops-console', actorType: 'service', recordedBy: 'ops-console' };
     const workflowId = await sendOperatorCommand(registry, tenant.id, 'resendInvite', 'mallory', caller);
     expect(workflowId).toBe(`tenant-${tenant.id}`);
-    expect(sent).toEqual([[tenant.id, { kind: 'resendInvite', requestedBy: 'ops-console', note: 'mallory', requestedVia: 'api' }]]);
+    expect(sent).toEqual([[tenant.id, { kind: 'resendInvite', requested_by: 'ops-console', note: 'mallory', requested_via: 'api' }]]);
   });
 
   it('without an authenticated caller (authentication off) names no requester: what the caller says stays a note', async () => {
@@ -24,8 +24,8 @@ describe('sendOperatorCommand', () => {
     await sendOperatorCommand(registry, tenant.id, 'retryProvisioning', 'mallory', { sourceIp: '127.0.0.1' });
     await sendOperatorCommand(registry, tenant.id, 'retryProvisioning', undefined, {});
     expect(sent).toEqual([
-      { kind: 'retryProvisioning', note: 'mallory', requestedVia: 'api' },
-      { kind: 'retryProvisioning', requestedVia: 'api' },
+      { kind: 'retryProvisioning', note: 'mallory', requested_via: 'api' },
+      { kind: 'retryProvisioning', requested_via: 'api' },
     ]);
   });
 

@@ -106,7 +106,7 @@ export class InMemoryMemberRepository implements MemberRepository {
     else if (change.put) this.members.set(key(tenantId, userId), structuredClone(change.put));
     if (change.event) this.events.push(change.event);
     if (!change.remove && !change.put) return { result: change.result, handOffs: [] };
-    const handOff: QueuedActorCommand = { id: this.handOffs.length + 1, tenantId, command: { kind: 'syncMember', userId } };
+    const handOff: QueuedActorCommand = { id: this.handOffs.length + 1, tenantId, command: { kind: 'syncMember', user_id: userId } };
     this.handOffs.push(handOff);
     return { result: change.result, handOffs: [handOff] };
   }

@@ -45,7 +45,7 @@ describe("an invitation's send", () => {
     const res = await request('POST', `/v1/tenants/${tenant.id}/invitations`, { email });
     expect(res.body.invite_url).toMatch(/action-token/);
     // As when a workflow task is lost after the e-mail and the outbox hands the send off again, after other commands.
-    const again = await handleOf(tenant.id).executeUpdate(sendInvitationAndWaitUpdate, { args: [{ invitation_id: res.body.id }] });
+    const again = await handleOf(tenant.id).executeUpdate(sendInvitationAndWaitUpdate, { args: [{ kind: 'sendInvitation', invitation_id: res.body.id }] });
     expect(again.status).toBe('sent');
     expect(await capturedEmails(stack.service.orm, email)).toHaveLength(1);
     const sent = await auditOf(tenant.id, 'idp.invitation_sent');

@@ -37,7 +37,7 @@ async function createTenant() {
 /** A user of the identity provider that belongs to no tenant yet. */
 const newUser = async () => (await seedForeignUser(stack.service.orm, { email: `${uniqueSlug('user')}@example.com` })).userId;
 
-const syncMember = (tenantId: string, userId: string) => stack.dispatcher.deliver(tenantId, { kind: 'syncMember', userId });
+const syncMember = (tenantId: string, userId: string) => stack.dispatcher.deliver(tenantId, { kind: 'syncMember', user_id: userId });
 const removeMember = (tenantId: string, userId: string) =>
   stack.service.orm.em.fork().execute('delete from members where tenant_id = ? and user_id = ?', [tenantId, userId]);
 
@@ -229,7 +229,7 @@ describe("a member's sync across continue-as-new", () => {
     const started = await stack.dispatcher.client.workflow.start('tenantActorWorkflow', {
       workflowId: handle.workflowId,
       taskQueue: stack.taskQueue,
-      args: [{ tenantId: tenant.tenantId, retry: RETRY, state: { provisioning: 'idle', runs: 0 }, pending: [{ kind: 'syncMember', userId: carried }], maxCommandsPerRun: 1 }],
+      args: [{ tenantId: tenant.tenantId, retry: RETRY, state: { provisioning: 'idle', runs: 0 }, pending: [{ kind: 'syncMember', user_id: carried }], maxCommandsPerRun: 1 }],
     });
     await synced(tenant, carried, 'active');
     // The carried sync was the first run's one command: the second run waits for the next.

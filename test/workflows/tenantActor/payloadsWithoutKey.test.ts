@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { capturedEmails } from '../../../store/simulatorControl.ts';
-import { resendInviteSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
+import { commandSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
@@ -96,7 +96,7 @@ describe('Temporal payloads from a client without the payload key', () => {
     started.push(actor);
     const lastEventBefore = Number((await historyOf(actor.workflowId)).at(-1)!.eventId);
 
-    await actor.signal(resendInviteSignal, { requested_by: 'mallory@intruder.example' });
+    await actor.signal(commandSignal('resendInvite'), { requested_by: 'mallory@intruder.example' });
 
     const failure = await workflowTaskFailure(actor.workflowId, lastEventBefore);
     expect(failure.message).toMatch(/not encrypted/);
@@ -110,7 +110,7 @@ describe('Temporal payloads from a client without the payload key', () => {
 
   it('a signal without input carries no payload and runs, as an operator sends it from the Web UI or the CLI', async () => {
     const { tenantId, email } = await provisionedTenant();
-    await intruder.workflow.getHandle(tenantActorWorkflowId(tenantId)).signal(resendInviteSignal);
+    await intruder.workflow.getHandle(tenantActorWorkflowId(tenantId)).signal(commandSignal('resendInvite'));
     await eventually(async () => (await capturedEmails(stack.service.orm, email)).length === 2, 10_000, 'the resent invite');
   });
 });

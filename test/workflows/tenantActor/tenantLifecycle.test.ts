@@ -15,7 +15,7 @@ import { openOrm, type Orm } from '../../../store/orm.ts';
 import { postgresStores } from '../../../store/postgresStores.ts';
 import { testSecretBox } from '../../support/testSecretBox.ts';
 import type { RegistryContext } from '../../../domain/registryContext.ts';
-import { actorStateQuery, provisionSignal, pushClaimsSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
+import { actorStateQuery, commandSignal, tenantActorWorkflowId } from '../../../workflows/tenantActor/tenantActorMessages.ts';
 import { eventually } from '../../support/eventually.ts';
 import { uniqueSlug } from '../../support/testService.ts';
 import { RecordingChangeEffects } from '../../support/fakes/recordingChangeEffects.ts';
@@ -119,7 +119,7 @@ describe('the tenant actor runs the trial', () => {
     const { tenant, handle, start } = await trialTenant();
     await skipTo(start, 5);
     await changeTenantStatus(registry, tenant.id, { kind: 'activate', body: {} }, {});
-    await handle.signal(pushClaimsSignal);
+    await handle.signal(commandSignal('pushClaims'));
     await eventually(async () => (await handle.query(actorStateQuery)).timeline!.upcoming.length === 0, 10_000, 'timers cancelled');
     await skipTo(start, 20);
     expect(await countOf(tenant.id, 'tenant.trial_ending')).toBe(0);
@@ -132,7 +132,7 @@ describe('the tenant actor runs the trial', () => {
     await skipTo(start, 13);
     await eventually(async () => (await countOf(tenant.id, 'tenant.trial_ending')) === 1, 10_000, 'the first reminder');
     await updateTenant(registry, tenant.id, { trial_ends_at: new Date(start + 21 * DAY).toISOString() }, {});
-    await handle.signal(pushClaimsSignal);
+    await handle.signal(commandSignal('pushClaims'));
     await eventually(async () => (await handle.query(actorStateQuery)).timeline!.upcoming.some((e) => Date.parse(e.at) === start + 21 * DAY), 10_000, 'rescheduled');
     await skipTo(start, 14.5);
     expect(await statusOf(tenant.id)).toBe('trial');
@@ -159,7 +159,7 @@ describe('an archived tenant', () => {
   it("its actor finishes its pending work and completes; nothing of the trial fires afterwards", async () => {
     const { tenant, handle, start } = await trialTenant();
     await archiveTenant(registry, tenant.id, { reason: 'closed' }, {});
-    await handle.signal(pushClaimsSignal);
+    await handle.signal(commandSignal('pushClaims'));
     await eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 10_000, 'the actor to complete');
     await skipTo(start, 15);
     expect(await countOf(tenant.id, 'tenant.trial_expired')).toBe(0);
@@ -171,10 +171,10 @@ describe('the tenant actor runs entitlements and claims pushes', () => {
   it("an entitlement's expiry is announced and pushed: the product leaves the user's attributes", async () => {
     const email = `admin@${randomUUID().slice(0, 8)}.example`;
     const { tenant, handle, start } = await trialTenant({ admin_email: email });
-    await handle.signal(provisionSignal);
+    await handle.signal(commandSignal('provision'));
     await eventually(async () => (await handle.query(actorStateQuery)).provisioning === 'succeeded', 10_000, 'provisioning');
     await putEntitlement(registry, tenant.id, 'analytics', { expires_at: new Date(start + 2 * DAY).toISOString() }, {});
-    await handle.signal(pushClaimsSignal);
+    await handle.signal(commandSignal('pushClaims'));
     const products = async () =>
       ((await orm.em.fork().execute<{ attributes: Record<string, string[]> }[]>('select attributes from idp_sim_users where email = ?', [email]))[0]!.attributes.products ?? []);
     await eventually(async () => (await products()).includes('analytics'), 10_000, 'the product pushed');
@@ -186,11 +186,11 @@ describe('the tenant actor runs entitlements and claims pushes', () => {
   it('a failing claims push is retried with backoff, shown in the state and audited once as idp.claims_push_failed', async () => {
     const email = `admin@${randomUUID().slice(0, 8)}.example`;
     const { tenant, handle } = await trialTenant({ admin_email: email });
-    await handle.signal(provisionSignal);
+    await handle.signal(commandSignal('provision'));
     await eventually(async () => (await handle.query(actorStateQuery)).provisioning === 'succeeded', 10_000, 'provisioning');
     await injectFault(orm, { kind: 'unauthorized', step: 'push_claims', tenantSlug: tenant.slug, times: 3 });
     await changeTenantStatus(registry, tenant.id, { kind: 'cancel', body: {} }, {});
-    await handle.signal(pushClaimsSignal);
+    await handle.signal(commandSignal('pushClaims'));
     await eventually(async () => (await handle.query(actorStateQuery)).claimsPush?.attempts === 1, 10_000, 'the first failure');
     expect(await countOf(tenant.id, 'idp.claims_push_failed')).toBe(1);
     await env.sleep(6_000);
