@@ -10,7 +10,7 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
-import { RequestAdmission } from '../platform/requestAdmission.ts';
+import { requestAdmissionOf } from './requestAdmissionOf.ts';
 import { runChecks, storeCheck } from './readinessChecks.ts';
 import { startOutboxRelay } from './changeEffects/outboxRelay.ts';
 import { TenantActorClient } from './temporalClients/tenantActorClient.ts';
@@ -59,7 +59,7 @@ export async function startApi(options: {
   const stores = postgresStores(orm, options.secretBox);
   const sealed = await stores.auditStreams.sealPlaintextSecrets();
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
-  const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
+  const requests = requestAdmissionOf(settings);
   const metrics = settings.METRICS_PORT > 0 ? createApiMetrics({ cache, outbox: stores.outbox, requests }) : undefined;
   const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
@@ -92,7 +92,7 @@ export async function startApi(options: {
         2000,
       ),
   };
-  const { app, context } = createApp(deps);
+  const { app, refusal, context } = createApp(deps);
   const relay = startOutboxRelay({
     outbox: stores.outbox,
     audit: stores.audit,
@@ -103,7 +103,7 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const http = await listen(requests.listenerFor(listenerOf(app.callback())), settings.PORT, settings.HOST);
+  const http = await listen(requests.listenerFor(listenerOf(app.callback()), listenerOf(refusal.callback())), settings.PORT, settings.HOST);
   log.info({ port: http.port }, 'tenant registry API listening');
   const metricsServer = metrics
     ? await startMetricsServer(settings.METRICS_PORT, settings.HOST, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }), log)

@@ -44,6 +44,11 @@ const Settings = z.object({
   HTTP_MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(0).default(16),
   /** A request holding one of those slots this long gives it back, so a slow request delays the others at most this. */
   HTTP_SLOT_RELEASE_MS: integer(100),
+  /**
+   * Requests that may wait for a slot; one more is answered 503 `unavailable` with Retry-After at once. Empty: 16 per
+   * slot of HTTP_MAX_REQUESTS_IN_FLIGHT (api/requestAdmissionOf.ts); 0: none waits.
+   */
+  HTTP_MAX_QUEUED: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   API_KEY_LAST_USED_RESOLUTION_SECONDS: integer(60),
   /**
    * How long verify and claims may answer from the in-process cache. Changes made on this replica are seen at once
