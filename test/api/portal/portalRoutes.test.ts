@@ -101,6 +101,22 @@ describe('portal links', () => {
 });
 
 describe('portal sessions', () => {
+  it("the domains page's hint suggests a domain the service takes: adding the very suggestion succeeds", async () => {
+    const tenant = await newTenant();
+    const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'domains')).url);
+    const page = await (await raw('GET', '/portal/domains', { cookie })).text();
+    const hint = /<p class="hint" id="domain-hint">([^<]+)<\/p>/.exec(page)?.[1];
+    const suggested = hint && /such as ([a-z0-9.-]+\.[a-z]+)/.exec(hint)?.[1];
+    expect(suggested, hint).toBeTruthy();
+    const added = await raw('POST', '/portal/domains/add', { cookie, form: { domain: suggested!, _csrf: csrf } });
+    expect(added.status).toBe(303);
+    expect(await sql('select domain from domains where tenant_id = ?', [tenant.id])).toEqual([{ domain: suggested }]);
+    // The API's refusal of a malformed name suggests one it takes too.
+    const refused = await service.request('POST', `/v1/tenants/${tenant.id}/domains`, { domain: 'not a domain' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(`such as ${suggested}`);
+  });
+
   it("a form without the session's token, or sent from another site, changes nothing (403)", async () => {
     const tenant = await newTenant();
     const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'invitations')).url);
