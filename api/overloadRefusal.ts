@@ -7,7 +7,7 @@ import { requestScope } from './middleware/requestScope.ts';
 import { requestTracing } from './middleware/requestTracing.ts';
 import { SCIM_PATH_PREFIX } from './routes/scim/scimRoute.ts';
 
-/** How soon a refused caller should try again: a full queue drains within about a second (docs/decisions.md). */
+/** How soon a refused caller should try again: the shortest Retry-After, as a full queue drains in a moment (docs/operators.md, "Overload"). */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
 
 const overloaded = new AppError('unavailable', 'the service has more requests waiting than it queues; try again after Retry-After seconds', {

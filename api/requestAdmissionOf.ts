@@ -16,4 +16,3 @@ export function requestAdmissionOf(settings: Settings, routes: AnyRoute[] = allR
     bypasses: (req) => req.method === 'GET' && unqueued.has(req.url!),
   });
 }
-

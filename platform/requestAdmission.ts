@@ -23,7 +23,11 @@ export interface RequestAdmissionOptions {
   bypasses?: (req: IncomingMessage) => boolean;
 }
 
-/** How many requests may wait per slot unless told otherwise (HTTP_MAX_QUEUED): see docs/decisions.md. */
+/**
+ * How many requests may wait per slot unless told otherwise (HTTP_MAX_QUEUED): since a slot is given back after
+ * `releaseAfterMs` at the latest, a full queue drains in a few of those even when every request stalls, and each waiting
+ * request holds only Node's request and response.
+ */
 export const WAITING_PER_SLOT = 16;
 
 /**

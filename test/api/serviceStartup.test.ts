@@ -34,14 +34,15 @@ describe('service start-up', () => {
     expect(result.stderr).toContain('AUTH_ISSUER');
   });
 
-  it('refuses to start with AUTH_ENABLED=true and no PUBLIC_BASE_URL, naming it: the API, the worker and npm start alike', async () => {
+  it('refuses to start with AUTH_ENABLED=true and no PUBLIC_BASE_URL, naming it: the API, the worker and npm start alike', { timeout: 90_000 }, async () => {
     const env = { AUTH_ENABLED: 'true', AUTH_ISSUER: 'https://issuer.example.com/realms/r', PORT: '0' };
-    for (const entry of [startScript, apiEntry, workerEntry]) {
-      const result = await startWith(env, entry);
-      expect(result.code, entry).not.toBe(0);
-      expect(result, entry).not.toMatchObject({ killed: true });
-      expect(result.stderr, entry).toContain('PUBLIC_BASE_URL is required with AUTH_ENABLED=true');
-    }
+    const entries = [startScript, apiEntry, workerEntry];
+    const results = await Promise.all(entries.map((entry) => startWith(env, entry)));
+    results.forEach((result, i) => {
+      expect(result.code, entries[i]).not.toBe(0);
+      expect(result, entries[i]).not.toMatchObject({ killed: true });
+      expect(result.stderr, entries[i]).toContain('PUBLIC_BASE_URL is required with AUTH_ENABLED=true');
+    });
   });
 
   it('refuses to start with IDP_ADMIN_URL set and no client secret, without printing any secret', async () => {

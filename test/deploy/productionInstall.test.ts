@@ -86,6 +86,18 @@ describe('a production install (npm ci --omit=dev of the build context)', () => 
     for (const absent of ['test', '.data', '.tools', '.env', 'docs']) expect(existsSync(join(install, absent)), absent).toBe(false);
   });
 
+  it('without DATABASE_URL the API refuses to start, saying this install has no embedded PostgreSQL', async () => {
+    const refused = await run(process.execPath, ['--disable-proto=throw', 'api/main.ts'], {
+      cwd: install,
+      env: containerEnv({ TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'), PORT: '0', METRICS_PORT: '0', DATA_DIR: join(install, '.data') }),
+    }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/exited [1-9]/);
+    expect(refused).toContain('DATABASE_URL is empty, and this install has no embedded PostgreSQL');
+  });
+
   it('migrates, and runs the worker and the API against external PostgreSQL and Temporal: ready, and a tenant is provisioned', async () => {
     const port = await freePort();
     const taskQueue = `production-install-${port}`;
