@@ -1,19 +1,26 @@
-# The Tenant Registry's API and worker: one image, two commands, the ones `npm run api` and `npm run worker` run
-# (docker-compose.yml picks one per service). TypeScript runs as-is through Node's type stripping: no build step.
-FROM node:24-bookworm-slim
+# The Tenant Registry's API and worker: one image, the commands `npm run api`, `npm run worker` and `npm run migrate`
+# run (docker-compose.yml picks one per service). TypeScript runs as-is through Node's type stripping: no build step.
+# Node 24 is the base image's: the project's `node` package (Node 24 for `npm ci` on any machine) is a development
+# dependency, and so are the embedded PostgreSQL binaries; the image runs against external PostgreSQL and Temporal.
+# test/deploy/productionInstall.test.ts does what this file does (without Docker): the same context, `npm ci
+# --omit=dev`, the same commands against a real PostgreSQL and Temporal.
 
+# Stage 1: the production dependencies alone, installed where npm's cache and the lockfile's tooling stay behind.
+FROM node:24-bookworm-slim AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# Stage 2: what runs. Owned by root and read-only to the service's user: it writes nothing to its own tree (the
+# compile cache is off where the tree is read-only).
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-
-# Dependencies first, so a source change does not reinstall them. Only what runs: no test or benchmark tools.
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-
+COPY --from=dependencies /app/node_modules ./node_modules
 COPY . .
 
-# In containers the service always runs against external PostgreSQL and Temporal (DATABASE_URL, TEMPORAL_ADDRESS):
-# nothing is written to the image's file system, so an unprivileged user suffices.
-USER node
+# The base image's unprivileged `node` user, by number: Kubernetes' runAsNonRoot can only verify a numeric user.
+USER 1000:1000
 ENV HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
 # Node itself is the container's main process, not npm: `docker stop` sends SIGTERM to that process alone, and npm

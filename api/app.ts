@@ -30,11 +30,14 @@ import { systemHostResolver } from '../platform/hostResolver.ts';
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
 import { ssoIssuerDiscovery } from './sso/ssoIssuerDiscovery.ts';
 import { tenantLimitsOf } from './tenantLimitsOf.ts';
+import { overloadRefusal } from './overloadRefusal.ts';
 
 export interface BuiltApp {
   app: Koa;
   router: Router;
   openApiDocument: ReturnType<typeof buildOpenApiDocument>;
+  /** What answers the requests the admission queue has no room for (api/overloadRefusal.ts). */
+  refusal: Koa;
   /** What the handlers run on: the dependencies given, completed with what createApp made. */
   context: AppContext;
 }
@@ -133,5 +136,5 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   app.use(methodNotAllowed(router));
   app.use(routeMatcher(routes, context));
   app.use(router.routes());
-  return { app, router, openApiDocument, context };
+  return { app, router, openApiDocument, refusal: overloadRefusal(context), context };
 }

@@ -62,12 +62,11 @@ export function errorResponse(error: unknown): ErrorResponse {
       const limit = (error.details as { limit?: unknown } | undefined)?.limit;
       if (typeof limit === 'string') response.body.limit = limit;
     }
-    if (error.code === 'unavailable') response.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
-    if (error.code === 'rate_limited') {
-      // A limit that knows when it frees up says so (an invitation's sends); the others ask for a few seconds.
-      const known = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-      response.retryAfterSeconds = typeof known === 'number' ? known : BUSY_RETRY_AFTER_SECONDS;
-    }
+    // A failure that knows when it passes says so (an invitation's sends, a full admission queue); the others ask for
+    // about a store's failover, or a few seconds of a rate limit.
+    const known = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    if (error.code === 'unavailable') response.retryAfterSeconds = typeof known === 'number' ? known : STORE_RETRY_AFTER_SECONDS;
+    if (error.code === 'rate_limited') response.retryAfterSeconds = typeof known === 'number' ? known : BUSY_RETRY_AFTER_SECONDS;
     return response;
   }
   if (isStoreUnreachable(error)) {

@@ -17,6 +17,13 @@ function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boole
     // Node's HTTP server answers it, without a body, before any route runs.
     431: { description: `the request line and headers exceed ${MAX_HEADER_BYTES} bytes` },
   };
+  // A request the admission queue has no room for is refused before it is read (HTTP_MAX_QUEUED), with the Error body
+  // and Retry-After a store outage gets too. The probes are never queued.
+  if (!route.unqueued) {
+    const overload = 'the service is overloaded (more requests waiting than HTTP_MAX_QUEUED), or what it needs is unreachable; retry after Retry-After seconds';
+    const own = route.responses[503];
+    added[503] = own ? { ...own, description: `${own.description}; or ${overload}` } : { description: overload, schema: errorBody };
+  }
   // Every operation that reads a body checks its size and type before anything else.
   if (route.body) {
     added[413] = { description: 'the body exceeds BODY_LIMIT_BYTES', schema: errorBody };

@@ -11,7 +11,7 @@ import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
 import { onListener } from './listenerScope.ts';
-import { RequestAdmission } from '../platform/requestAdmission.ts';
+import { requestAdmissionOf } from './requestAdmissionOf.ts';
 import { runChecks, storeCheck, type CheckResult } from './readinessChecks.ts';
 import { auditStreamLag } from '../domain/auditStreams/auditStreamLag.ts';
 import { temporalCertificateExpiries } from '../platform/temporal/temporalCertificateExpiries.ts';
@@ -62,7 +62,7 @@ export async function startApi(options: {
   const stores = postgresStores(orm, options.secretBox);
   const sealed = await stores.auditStreams.sealPlaintextSecrets();
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
-  const requests = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
+  const requests = requestAdmissionOf(settings);
   // The scrape reads the checks /readyz answers with, made (and cached) by createApp below.
   let readiness = async (): Promise<Record<string, CheckResult>> => ({});
   const metrics =
@@ -107,7 +107,7 @@ export async function startApi(options: {
         2000,
       ),
   };
-  const { app, context } = createApp(deps);
+  const { app, refusal, context } = createApp(deps);
   readiness = context.readiness;
   const relay = startOutboxRelay({
     outbox: stores.outbox,
@@ -119,7 +119,7 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const handler = requests.listenerFor(listenerOf(app.callback()));
+  const handler = requests.listenerFor(listenerOf(app.callback()), listenerOf(refusal.callback()));
   // With INTERNAL_PORT the internal calls have a port of their own (api/listenerScope.ts); both share the admission.
   const separate = settings.INTERNAL_PORT > 0;
   const http = await listen(separate ? onListener('public', handler) : handler, settings.PORT, settings.HOST);

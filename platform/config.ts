@@ -10,6 +10,12 @@ const optionalText = z
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 const integer = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** AUTH_ENABLED's values that turn authentication on (api/auth/authConfig.ts reads the switch itself). */
+const AUTH_ON = new Set(['true', '1']);
+
+/** An absolute http(s) URL that paths can be appended to: no query, no fragment. */
+const isBaseUrl = (text: string): boolean => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol) && !/[?#]/.test(text);
+
 /** Every setting of the service with its default; README's configuration table mirrors this. */
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -50,6 +56,11 @@ const Settings = z.object({
   HTTP_MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(0).default(16),
   /** A request holding one of those slots this long gives it back, so a slow request delays the others at most this. */
   HTTP_SLOT_RELEASE_MS: integer(100),
+  /**
+   * Requests that may wait for a slot; one more is answered 503 `unavailable` with Retry-After at once. Empty: 16 per
+   * slot of HTTP_MAX_REQUESTS_IN_FLIGHT (api/requestAdmissionOf.ts); 0: none waits.
+   */
+  HTTP_MAX_QUEUED: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   API_KEY_LAST_USED_RESOLUTION_SECONDS: integer(60),
   /**
    * How long verify and claims may answer from the in-process cache. Changes made on this replica are seen at once
@@ -176,8 +187,13 @@ const Settings = z.object({
   AUDIT_EXPORTS_IN_FLIGHT: integer(2),
   /** Time limit of each statement of an audit export or integrity check; past it the request answers 503 `unavailable`. */
   AUDIT_STATEMENT_TIMEOUT_MS: integer(60_000),
-  /** Base URL the simulated provider puts in its invite links. */
-  PUBLIC_BASE_URL: optionalText,
+  /**
+   * Where callers reach the service (`https://registry.example.com`): every URL it hands out is built on it, the admin
+   * portal's links, the directories' SCIM base URLs, the simulated provider's invite links. Required with
+   * AUTH_ENABLED; empty otherwise: http://127.0.0.1:PORT.
+   */
+  PUBLIC_BASE_URL: optionalText.refine((v) => v === undefined || isBaseUrl(v), 'must be an absolute http(s) URL without query or fragment')
+    .transform((v) => v?.replace(/\/+$/, '')),
 });
 export type Settings = z.infer<typeof Settings>;
 /** Every setting's name: the Helm chart gives each one it needs in production a value (test/deploy/helmChart.test.ts). */
@@ -195,6 +211,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
+  }
+  // A service others call hands them links: left to its own loopback address, they would lead nowhere.
+  if (AUTH_ON.has(env.AUTH_ENABLED?.trim().toLowerCase() ?? '') && parsed.data.PUBLIC_BASE_URL === undefined) {
+    throw new Error(
+      'invalid configuration: PUBLIC_BASE_URL is required with AUTH_ENABLED=true: set it to the URL callers reach the service at (every admin portal link, SCIM base URL and invite link is built on it)',
+    );
   }
   // Named, never shown: the message must not carry the value, which may be a real secret around the placeholder.
   const placeholders = settingsHoldingPlaceholders(env, SECRET_SETTINGS);

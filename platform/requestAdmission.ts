@@ -17,10 +17,22 @@ export interface RequestAdmissionOptions {
   limit: number;
   /** A request holding its slot this long gives it back (it keeps running): it waits on I/O, not on this process's CPU. */
   releaseAfterMs: number;
+  /** Requests that may wait for a slot at once; one more is refused at once instead. Default: no bound. */
+  maxWaiting?: number;
+  /** Requests that neither wait nor take a slot, so no load delays or refuses them (the probes). */
+  bypasses?: (req: IncomingMessage) => boolean;
 }
 
 /**
- * Lets at most `limit` requests into the handler at once; later ones wait, parsed but untouched, in arrival order.
+ * How many requests may wait per slot unless told otherwise (HTTP_MAX_QUEUED): since a slot is given back after
+ * `releaseAfterMs` at the latest, a full queue drains in a few of those even when every request stalls, and each waiting
+ * request holds only Node's request and response.
+ */
+export const WAITING_PER_SLOT = 16;
+
+/**
+ * Lets at most `limit` requests into the handler at once; later ones wait, parsed but untouched, in arrival order, and
+ * past `maxWaiting` waiting ones the next is handed to the refusal instead, so overload is answered, not queued forever.
  * Why: under a closed loop of many connections a list page waited in the process longer than the time between two
  * scavenges, so everything Koa and the handler made for it was promoted and the old generation was marked again and
  * again (docs/performance.md). A waiting request holds only Node's request and response.
@@ -30,8 +42,11 @@ export interface RequestAdmissionOptions {
 export class RequestAdmission {
   /** Set by listenerFor, before any server has the listener that calls it. */
   #handler: RequestListener = () => {};
+  #refuse: RequestListener = () => {};
   readonly #limit: number;
   readonly #releaseAfterMs: number;
+  readonly #maxWaiting: number;
+  readonly #bypasses: (req: IncomingMessage) => boolean;
   /** The requests holding a slot, by their response, with when they took it, in that order. */
   readonly #running = new Map<ServerResponse, number>();
   readonly #waiting: ServerResponse[] = [];
@@ -42,6 +57,8 @@ export class RequestAdmission {
   constructor(options: RequestAdmissionOptions) {
     this.#limit = options.limit;
     this.#releaseAfterMs = options.releaseAfterMs;
+    this.#maxWaiting = options.maxWaiting ?? Infinity;
+    this.#bypasses = options.bypasses ?? (() => false);
     const admission = this;
     this.#onClose = function (this: ServerResponse) {
       admission.#closed(this);
@@ -58,25 +75,32 @@ export class RequestAdmission {
     return this.#running.size;
   }
 
-  /** The server's request listener, admitting requests into `handler` (made apart, so metrics can read the counts first). */
-  listenerFor(handler: RequestListener): RequestListener {
+  /**
+   * The server's request listener, admitting requests into `handler` and handing those with no room to wait to `refuse`
+   * (made apart, so metrics can read the counts first).
+   */
+  listenerFor(handler: RequestListener, refuse: RequestListener): RequestListener {
     this.#handler = handler;
+    this.#refuse = refuse;
     return this.#listener;
   }
 
   readonly #listener = (req: IncomingMessage, res: ServerResponse): void => {
     const now = performance.now();
     (req as ArrivedRequest)[ARRIVED_AT] = now;
-    if (this.#limit <= 0) {
+    if (this.#limit <= 0 || this.#bypasses(req)) {
       this.#handler(req, res);
       return;
     }
-    res.on('close', this.#onClose);
     if (this.#running.size < this.#limit) {
+      res.on('close', this.#onClose);
       this.#run(res, now);
-    } else {
+    } else if (this.#waiting.length < this.#maxWaiting) {
+      res.on('close', this.#onClose);
       this.#waiting.push(res);
       this.#armRelease();
+    } else {
+      this.#refuse(req, res);
     }
   };
 

@@ -67,7 +67,7 @@ Keycloak ${keycloak.version} is running (Ctrl-C stops it; its log: ${keycloak.lo
 Point the service at it (an invite's link then continues into the demo app):
   IDP_ADMIN_URL=${keycloak.url} IDP_ADMIN_REALM=${keycloak.realm} IDP_ADMIN_CLIENT_ID=${ADMIN_CLIENT_ID} IDP_ADMIN_CLIENT_SECRET=${keycloak.secrets.admin} IDP_INVITE_CLIENT_ID=${DEMO_APP_CLIENT_ID} IDP_INVITE_REDIRECT_URI=${demoApp.url} npm start
 Require service tokens (add to the line above):
-  AUTH_ENABLED=true AUTH_ISSUER=${keycloak.realmUrl}
+  AUTH_ENABLED=true AUTH_ISSUER=${keycloak.realmUrl} PUBLIC_BASE_URL=http://127.0.0.1:8080
   a token: curl -s -u ${CALLER_CLIENT_ID}:${keycloak.secrets.caller} -d grant_type=client_credentials ${keycloak.realmUrl}/protocol/openid-connect/token
 Demo app: ${demoApp.url}  (sign in as an invited admin; its tokens carry the registry's claims, asked from ${env.TENANT_REGISTRY_URL?.trim() || 'http://127.0.0.1:8080'})
 Admin console: ${keycloak.url}/admin/  (user ${keycloak.bootstrapAdmin.username}, password ${keycloak.bootstrapAdmin.password})

@@ -1,4 +1,7 @@
-/** The portal's one stylesheet: system fonts, contrast above WCAG AA, a visible focus ring for keyboard users. */
+/**
+ * The portal's one stylesheet: system fonts, contrast above WCAG AA, a visible focus ring for keyboard users. A table
+ * wider than a phone's screen scrolls within its section, which keeps the page itself at the screen's width.
+ */
 export const PORTAL_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #f6f7f9; }
@@ -10,7 +13,7 @@ nav { display: flex; gap: 1rem; align-items: center; }
 main { max-width: 60rem; margin: 1.5rem auto; padding: 0 1.5rem 3rem; }
 h1 { font-size: 1.75rem; margin: 0 0 1rem; }
 h2 { font-size: 1.25rem; margin: 0 0 0.75rem; }
-section { background: #fff; border: 1px solid #d0d5dc; border-radius: 6px; padding: 1rem 1.25rem; margin-bottom: 1.5rem; }
+section { background: #fff; border: 1px solid #d0d5dc; border-radius: 6px; padding: 1rem 1.25rem; margin-bottom: 1.5rem; overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid #d0d5dc; vertical-align: top; }
 th { font-weight: 600; }

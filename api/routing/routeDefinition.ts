@@ -79,6 +79,11 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   scopeOfInput?: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Scope;
   /** An operation over every tenant or none (creating one, the audit streams): refused to a tenant-bound caller. */
   acrossTenants?: string;
+  /**
+   * Answered as it arrives, never waiting for a slot nor refused for load (api/requestAdmissionOf.ts): the probes, since
+   * a loaded process is still alive, and a replica unready under load would move its load onto the others.
+   */
+  unqueued?: boolean;
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, scope: RouteScope) => Promise<RouteResponse>;
 }
 

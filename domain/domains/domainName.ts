@@ -3,6 +3,12 @@ import { parse } from 'tldts';
 import { invalidInput } from '../errors.ts';
 
 const CONSUMER_MAIL_DOMAINS: ReadonlySet<string> = new Set(providers as string[]);
+
+/**
+ * The domain the service suggests, in its refusals and the portal's hint: one it takes (example.com is on the
+ * consumer mail list, so a customer who typed the suggestion was refused).
+ */
+export const SUGGESTED_DOMAIN = 'yourcompany.com';
 /** Letters, digits and hyphens, 1–63 a label, not starting or ending with a hyphen; 253 in all. */
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -13,7 +19,7 @@ const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0
  */
 export function claimableDomain(input: string): string {
   const domain = input.trim().toLowerCase().replace(/\.$/, '');
-  if (!HOSTNAME.test(domain) || !domain.includes('.')) throw invalidInput('domain: must be a domain name such as example.com');
+  if (!HOSTNAME.test(domain) || !domain.includes('.')) throw invalidInput(`domain: must be a domain name such as ${SUGGESTED_DOMAIN}`);
   const parsed = parse(domain, { allowPrivateDomains: true });
   if (parsed.isIp) throw invalidInput('domain: must be a domain name, not an address');
   if (!parsed.domain || parsed.publicSuffix === domain) throw invalidInput(`domain: ${domain} is a public suffix, which no tenant can hold`);

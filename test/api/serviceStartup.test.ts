@@ -11,10 +11,12 @@ import { eventually } from '../support/eventually.ts';
 
 const run = promisify(execFile);
 const startScript = resolve(import.meta.dirname, '../../scripts/start.ts');
+const apiEntry = resolve(import.meta.dirname, '../../api/main.ts');
+const workerEntry = resolve(import.meta.dirname, '../../worker/main.ts');
 
 /** Starts the real entry point with the given environment and returns how it ended (it must end by itself). */
-async function startWith(env: Record<string, string>) {
-  const result = await run(process.execPath, [startScript], {
+async function startWith(env: Record<string, string>, entry = startScript) {
+  const result = await run(process.execPath, [entry], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     timeout: 20_000,
   }).then(
@@ -26,10 +28,21 @@ async function startWith(env: Record<string, string>) {
 
 describe('service start-up', () => {
   it('refuses to start with AUTH_ENABLED=true and no AUTH_ISSUER, naming the missing setting', async () => {
-    const result = await startWith({ AUTH_ENABLED: 'true', PORT: '0' });
+    const result = await startWith({ AUTH_ENABLED: 'true', PUBLIC_BASE_URL: 'https://registry.example.com', PORT: '0' });
     expect(result.code).not.toBe(0);
     expect(result).not.toMatchObject({ killed: true });
     expect(result.stderr).toContain('AUTH_ISSUER');
+  });
+
+  it('refuses to start with AUTH_ENABLED=true and no PUBLIC_BASE_URL, naming it: the API, the worker and npm start alike', { timeout: 90_000 }, async () => {
+    const env = { AUTH_ENABLED: 'true', AUTH_ISSUER: 'https://issuer.example.com/realms/r', PORT: '0' };
+    const entries = [startScript, apiEntry, workerEntry];
+    const results = await Promise.all(entries.map((entry) => startWith(env, entry)));
+    results.forEach((result, i) => {
+      expect(result.code, entries[i]).not.toBe(0);
+      expect(result, entries[i]).not.toMatchObject({ killed: true });
+      expect(result.stderr, entries[i]).toContain('PUBLIC_BASE_URL is required with AUTH_ENABLED=true');
+    });
   });
 
   it('refuses to start with IDP_ADMIN_URL set and no client secret, without printing any secret', async () => {

@@ -25,6 +25,7 @@ export async function withServiceAsStarted<T>(name: string, env: Record<string, 
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
     cwd: root,
     detached: true,
@@ -41,10 +42,11 @@ export async function withServiceAsStarted<T>(name: string, env: Record<string, 
       TEMPORAL_UI_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
+      // Required with AUTH_ENABLED: the SCIM base URLs and portal links the runs follow.
+      PUBLIC_BASE_URL: baseUrl,
       ...env,
     },
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForReady(`${baseUrl}/readyz`, child, 180_000);
     return await body(baseUrl);

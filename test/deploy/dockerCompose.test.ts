@@ -479,8 +479,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('Keycloak 26 runs start-dev --import-realm with the realm file and the extension jar mounted', () => {
-    expect(service('keycloak').command).toEqual(expect.arrayContaining(['start-dev', '--import-realm']));
+  it('Keycloak 26 runs in production mode (start --import-realm, its database in PostgreSQL) with the realm file and the extension jar mounted', () => {
+    expect(service('keycloak').command).toEqual(['start', '--import-realm']);
+    expect(environmentOf('keycloak')).toMatchObject({ KC_DB: 'postgres', KC_HOSTNAME_STRICT: 'true', KC_HTTP_ENABLED: 'true', KC_HEALTH_ENABLED: 'true' });
+    expect(environmentOf('keycloak').KC_HOSTNAME).toMatch(/^https?:\/\//);
+    // Forwarded headers are trusted only behind a proxy that sets them, and the stack has none.
+    expect(environmentOf('keycloak').KC_PROXY_HEADERS).toBeUndefined();
     const mounts = Object.fromEntries(bindMounts('keycloak').map((m) => [m.target, m.source.replace(/^\.\//, '')]));
     expect(mounts['/opt/keycloak/data/import/realm-tenant-registry.json']).toBe(KEYCLOAK_REALM_FILE);
     const provider = Object.entries(mounts).find(([target]) => target.startsWith('/opt/keycloak/providers/'));

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, signIn, TEST_PASSWORD } from '../support/demoAppSession.ts';
 import { eventually } from '../support/eventually.ts';
+import { freePort } from '../../platform/freePort.ts';
+import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { startInvitingThroughKeycloak, type InvitingThroughKeycloak } from '../support/invitingThroughKeycloak.ts';
 import { uniqueSlug } from '../support/testService.ts';
@@ -11,7 +13,8 @@ import { uniqueSlug } from '../support/testService.ts';
 /**
  * SPEC-EXTENSIONS §8 against the run's real Keycloak, in a real browser: an invitation with a tenant's own role is
  * sent by Keycloak's mail, followed by the colleague, accepted through the extension's report, and carried into the
- * colleague's token; the links of a resent, a revoked and a tampered invitation show Keycloak's invalid-link page.
+ * colleague's token; the links of a resent, a revoked and a tampered invitation show Keycloak's invalid-link page; a link
+ * the registry cannot be asked about says to try again later, and opens once the registry is back.
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 
@@ -141,5 +144,23 @@ describe("a link Keycloak does not follow shows Keycloak's invalid-link page", (
     const members = (await inviting.stack.service.request('GET', `/v1/tenants/${tenant.id}/members?status=active`)).body.items as { email: string }[];
     expect(members.map((m) => m.email)).not.toContain(`revoked@${tenant.slug}.example`);
     expect(members.map((m) => m.email)).not.toContain(resentEmail);
+  });
+});
+
+describe('a link opened while the registry cannot be reached', () => {
+  it('says the invitation cannot be checked now and to try again, not that the action expired; it opens once the registry answers again', async () => {
+    const email = `unreachable@${tenant.slug}.example`;
+    const invitation = await invite(email, ['MEMBER']);
+    // Nothing listens on a port just found free: the extension's call is refused, as with a registry that is down.
+    await configureDemoAppMapper({ 'registry.url': `http://127.0.0.1:${await freePort()}` });
+    try {
+      const text = await openFresh(invitation.invite_url, 'invitation-07-registry-unreachable.png');
+      expect(text).toContain('This invitation cannot be checked right now. Please try again in a few minutes.');
+      expect(text).not.toContain('Action expired');
+    } finally {
+      await configureDemoAppMapper({ 'registry.url': inviting.stack.service.baseUrl });
+    }
+    expect(await openFresh(invitation.invite_url)).toContain('Perform the following action(s)');
+    expect((await invitationOf(invitation.id)).state).toBe('pending');
   });
 });

@@ -34,6 +34,16 @@ describe('loadSettings', () => {
     expect(settings.TEMPORAL_PAYLOAD_KEYS).toMatch(/^k1:/);
   });
 
+  it('requires PUBLIC_BASE_URL with AUTH_ENABLED=true, naming it, and takes only an absolute http(s) URL without query or fragment', () => {
+    for (const on of ['true', '1', 'TRUE']) expect(() => loadSettings({ AUTH_ENABLED: on }), on).toThrow(/PUBLIC_BASE_URL is required with AUTH_ENABLED=true/);
+    expect(() => loadSettings({ AUTH_ENABLED: 'true', PUBLIC_BASE_URL: ' ' })).toThrow(/PUBLIC_BASE_URL is required/);
+    expect(loadSettings({ AUTH_ENABLED: 'true', PUBLIC_BASE_URL: 'https://registry.example.com/' }).PUBLIC_BASE_URL).toBe('https://registry.example.com');
+    expect(loadSettings({ AUTH_ENABLED: 'false' }).PUBLIC_BASE_URL).toBeUndefined();
+    for (const bad of ['registry.example.com', 'ftp://registry.example.com', 'https://registry.example.com/?x=1', 'https://registry.example.com/#top']) {
+      expect(() => loadSettings({ PUBLIC_BASE_URL: bad }), bad).toThrow(/PUBLIC_BASE_URL: must be an absolute http\(s\) URL/);
+    }
+  });
+
   it('serves the codec endpoint without authentication only when CODEC_ENDPOINT_ENABLED says so', () => {
     expect(loadSettings({}).CODEC_ENDPOINT_ENABLED).toBe(false);
     expect(loadSettings({ CODEC_ENDPOINT_ENABLED: 'true' }).CODEC_ENDPOINT_ENABLED).toBe(true);

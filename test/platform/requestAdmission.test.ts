@@ -20,7 +20,13 @@ async function heldServer(options: RequestAdmissionOptions) {
     concurrent--;
     res.end(id);
   };
-  const http = await listen(admission.listenerFor(listenerOf(handler)), 0, '127.0.0.1');
+  const refused: string[] = [];
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+    refused.push(req.url!.slice(1));
+    res.statusCode = 503;
+    res.end('refused');
+  };
+  const http = await listen(admission.listenerFor(listenerOf(handler), refuse), 0, '127.0.0.1');
   servers.push(http);
   const until = async (condition: () => boolean) => {
     for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -29,6 +35,7 @@ async function heldServer(options: RequestAdmissionOptions) {
   return {
     admission,
     seen,
+    refused,
     waitedMs,
     url: `http://127.0.0.1:${http.port}`,
     maxConcurrent: () => maxConcurrent,
@@ -122,5 +129,45 @@ describe('request admission', () => {
     await Promise.all([first, second]);
     expect(server.waitedMs.get('first')!).toBeLessThan(50);
     expect(server.waitedMs.get('second')!).toBeGreaterThanOrEqual(95);
+  });
+
+  it('past maxWaiting waiting requests the next is refused at once, never reaching the handler, and those waiting still run', async () => {
+    const server = await heldServer({ limit: 1, releaseAfterMs: 60_000, maxWaiting: 2 });
+    const answers = [];
+    for (const id of ['a', 'b', 'c']) answers.push((await server.send(id)).answer);
+    const refusedAnswer = await fetch(`${server.url}/d`);
+    expect([refusedAnswer.status, await refusedAnswer.text()]).toEqual([503, 'refused']);
+    expect(server.refused).toEqual(['d']);
+    expect([server.admission.running, server.admission.waiting]).toEqual([1, 2]);
+
+    for (const id of ['a', 'b', 'c']) await server.release(id);
+    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c']);
+    expect(server.seen).toEqual(['a', 'b', 'c']);
+    // Room again: the next request runs.
+    const { answer } = await server.send('e');
+    await server.release('e');
+    expect(await answer).toBe('e');
+  });
+
+  it('a maxWaiting of 0 refuses every request that finds the slots taken', async () => {
+    const server = await heldServer({ limit: 1, releaseAfterMs: 60_000, maxWaiting: 0 });
+    const { answer } = await server.send('a');
+    expect((await fetch(`${server.url}/b`)).status).toBe(503);
+    await server.release('a');
+    expect(await answer).toBe('a');
+    expect(server.refused).toEqual(['b']);
+  });
+
+  it('a request it bypasses runs at once, whatever runs and waits, and takes no slot', async () => {
+    const server = await heldServer({ limit: 1, releaseAfterMs: 60_000, maxWaiting: 0, bypasses: (req) => req.url === '/probe' });
+    const { answer } = await server.send('a');
+    const probe = fetch(`${server.url}/probe`).then((r) => r.text());
+    await server.until(() => server.seen.includes('probe'));
+    expect([server.admission.running, server.admission.waiting]).toEqual([1, 0]);
+    await server.release('probe');
+    expect(await probe).toBe('probe');
+    await server.release('a');
+    expect(await answer).toBe('a');
+    expect(server.refused).toEqual([]);
   });
 });

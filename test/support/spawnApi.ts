@@ -13,11 +13,12 @@ export interface ApiProcess {
 
 /**
  * The real API entry point as its own process on the run's database and Temporal server, ready when this resolves.
- * Its outbox relay and stream reconciler are idle: other test files' hand-offs are theirs to deliver.
+ * Its outbox relay and stream reconciler are idle: other test files' hand-offs are theirs to deliver. `root`: the tree
+ * whose entry point runs (another release's, for an upgrade), this one by default.
  */
-export async function spawnApi(env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function spawnApi(env: Record<string, string> = {}, root = resolve(import.meta.dirname, '../..')): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(import.meta.dirname, '../../api/main.ts')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(root, 'api/main.ts')], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

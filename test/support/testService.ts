@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import type { AppContext, AppDependencies } from '../../api/appDependencies.ts';
 import { listen, listenerOf } from '../../platform/httpServer.ts';
-import { RequestAdmission } from '../../platform/requestAdmission.ts';
+import { requestAdmissionOf } from '../../api/requestAdmissionOf.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { loadSettings, type Settings } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';
@@ -42,9 +42,9 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     secretBox: testSecretBox(),
     ...extra,
   };
-  const { app, context: deps } = createApp(given);
-  const admission = new RequestAdmission({ limit: settings.HTTP_MAX_REQUESTS_IN_FLIGHT, releaseAfterMs: settings.HTTP_SLOT_RELEASE_MS });
-  const http = await listen(admission.listenerFor(listenerOf(app.callback())), 0, '127.0.0.1');
+  const { app, refusal, context: deps } = createApp(given);
+  const admission = requestAdmissionOf(settings);
+  const http = await listen(admission.listenerFor(listenerOf(app.callback()), listenerOf(refusal.callback())), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}`;
   return {
     baseUrl,

@@ -1,6 +1,7 @@
 import { addDomain } from '../../../domain/domains/addDomain.ts';
 import { verificationName, verificationValue } from '../../../domain/domains/domainRecord.ts';
 import { listDomains } from '../../../domain/domains/listDomains.ts';
+import { SUGGESTED_DOMAIN } from '../../../domain/domains/domainName.ts';
 import { verifyDomainNow } from '../../../domain/domains/verifyDomain.ts';
 import { DomainCreate } from '../../../domain/schemas/domains.ts';
 import { doneUnlessRefused } from '../portalActionErrors.ts';
@@ -22,7 +23,7 @@ export const domainsPage: PortalIntentPage = {
   <h2 id="add-heading">Add a domain</h2>
   <form method="post" action="/portal/domains/add" novalidate>
     ${csrfField(scope.csrf)}
-    ${textField({ name: 'domain', label: 'Domain name', hint: 'A domain your company holds, such as example.com', required: true, value: values?.get('domain') ?? '', errors })}
+    ${textField({ name: 'domain', label: 'Domain name', hint: `A domain your company holds: the part after the @ of its e-mail addresses, such as ${SUGGESTED_DOMAIN}`, required: true, value: values?.get('domain') ?? '', errors })}
     <button type="submit">Add the domain</button>
   </form>
 </section>

@@ -8,6 +8,7 @@ export const healthRoute = defineRoute({
   path: '/healthz',
   operationId: 'health',
   access: 'public',
+  unqueued: true,
   summary: 'Liveness: the process answers',
   tags: ['health'],
   responses: { 200: { description: 'alive', schema: Health } },

@@ -15,6 +15,7 @@ export const readinessRoute = defineRoute({
   path: '/readyz',
   operationId: 'readiness',
   access: 'public',
+  unqueued: true,
   summary: 'Readiness: 200 when the store is reachable; other dependencies are reported but do not decide the status',
   tags: ['health'],
   responses: { 200: { description: 'ready', schema: Readiness }, 503: { description: 'store unreachable', schema: ErrorBody } },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServicePair, type ServicePair } from '../../support/servicePair.ts';
-import { uniqueSlug } from '../../support/testService.ts';
+import { startTestService, uniqueSlug } from '../../support/testService.ts';
 
 /** The admin portal over HTTP (SPEC-EXTENSIONS §11): links, sessions, and what a session may not do. */
 let pair: ServicePair;
@@ -91,6 +91,22 @@ describe('portal links', () => {
 });
 
 describe('portal sessions', () => {
+  it("the domains page's hint suggests a domain the service takes: adding the very suggestion succeeds", async () => {
+    const tenant = await newTenant();
+    const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'domains')).url);
+    const page = await (await raw('GET', '/portal/domains', { cookie })).text();
+    const hint = /<p class="hint" id="domain-hint">([^<]+)<\/p>/.exec(page)?.[1];
+    const suggested = hint && /such as ([a-z0-9.-]+\.[a-z]+)/.exec(hint)?.[1];
+    expect(suggested, hint).toBeTruthy();
+    const added = await raw('POST', '/portal/domains/add', { cookie, form: { domain: suggested!, _csrf: csrf } });
+    expect(added.status).toBe(303);
+    expect(await sql('select domain from domains where tenant_id = ?', [tenant.id])).toEqual([{ domain: suggested }]);
+    // The API's refusal of a malformed name suggests one it takes too.
+    const refused = await pair.service.request('POST', `/v1/tenants/${tenant.id}/domains`, { domain: 'not a domain' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(`such as ${suggested}`);
+  });
+
   it("a form without the session's token, or sent from another site, changes nothing (403)", async () => {
     const tenant = await newTenant();
     const { cookie, csrf } = await openSession((await linkFor(tenant.id, 'invitations')).url);
@@ -231,6 +247,51 @@ describe("the portal's audit page shows the customer's events without the operat
     for (const hidden of [OPERATOR_AGENT, operatorIp, ...INTERNAL, 'sales-owner-bob', 'sales_owner', 'erp_customer_id', 'payment_cust_id']) {
       expect(csv, hidden).not.toContain(hidden);
       expect(ndjson, hidden).not.toContain(hidden);
+    }
+  });
+});
+
+describe('behind a TLS proxy (PUBLIC_BASE_URL its https URL)', () => {
+  const PUBLIC = 'https://registry.example.com';
+  /** What a TLS proxy in front sends on: the browser's Origin, the scheme and host it was reached at. */
+  const proxied = (base: string, url: string) =>
+    fetch(`${base}/portal/open`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'registry.example.com', 'x-forwarded-for': '203.0.113.7' },
+      body: new URLSearchParams({ token: tokenOf(url) }).toString(),
+    });
+
+  it('links are made on PUBLIC_BASE_URL; with TRUST_PROXY=true the form is taken and the cookie is Secure, without it every form is refused', async () => {
+    const trusting = await startTestService({ PUBLIC_BASE_URL: PUBLIC, TRUST_PROXY: true });
+    const untrusting = await startTestService({ PUBLIC_BASE_URL: PUBLIC, TRUST_PROXY: false });
+    try {
+      for (const [target, opensSession] of [[trusting, true], [untrusting, false]] as const) {
+        const tenant = (await target.request('POST', '/v1/tenants', { slug: uniqueSlug('proxied'), name: 'Proxied' })).body.tenant as { id: string };
+        const { url } = (await target.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'members' })).body as { url: string };
+        expect(url.startsWith(`${PUBLIC}/portal/open?token=`)).toBe(true);
+        const opened = await proxied(target.baseUrl, url);
+        if (opensSession) {
+          expect(opened.status).toBe(303);
+          expect(opened.headers.get('set-cookie')).toMatch(/;\s*secure/i);
+        } else {
+          expect(opened.status).toBe(403);
+          expect(await opened.text()).toContain('This form was sent from another site.');
+          // A client that sends no Origin gets its session, on a cookie without Secure: the service thinks it is on http.
+          const { url: another } = (await target.request('POST', `/v1/tenants/${tenant.id}/portal-links`, { intent: 'members' })).body as { url: string };
+          const withoutOrigin = await fetch(`${target.baseUrl}/portal/open`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', 'x-forwarded-proto': 'https' },
+            body: new URLSearchParams({ token: tokenOf(another) }).toString(),
+          });
+          expect(withoutOrigin.status).toBe(303);
+          expect(withoutOrigin.headers.get('set-cookie')).not.toMatch(/;\s*secure/i);
+        }
+      }
+    } finally {
+      await trusting.close();
+      await untrusting.close();
     }
   });
 });

@@ -6,6 +6,7 @@ import org.keycloak.TokenVerifier.Predicate;
 import org.keycloak.authentication.AuthenticationProcessor;
 import org.keycloak.authentication.actiontoken.AbstractActionTokenHandler;
 import org.keycloak.authentication.actiontoken.ActionTokenContext;
+import org.keycloak.authentication.actiontoken.ExplainedTokenVerificationException;
 import org.keycloak.authentication.actiontoken.TokenUtils;
 import org.keycloak.authentication.requiredactions.util.RequiredActionsValidator;
 import org.keycloak.events.Errors;
@@ -28,7 +29,7 @@ import org.keycloak.sessions.AuthenticationSessionModel;
  * Opens an invitation's link: Keycloak's checks of an execute-actions link (signature, expiry, the e-mail still the
  * user's, the redirect allowed for the client, the actions known), then the registry's: the link must be the
  * invitation's current one (not superseded by a resend, not revoked, expired or used). A link that fails any of them
- * shows Keycloak's invalid-link page. Opened for an account made for the invitation that has no credential yet, it
+ * shows Keycloak's invalid-link page; one the registry could not be asked about says to try again later. Opened for an account made for the invitation that has no credential yet, it
  * runs the user's required actions as the stock link does and keeps the invitation in the authentication session,
  * where InvitationAcceptanceListener finds it once the password is set. Opened for any other account
  * (InvitationLinkAsks), it adds no action and changes nothing of the account: it leads to the realm's sign-in, and the
@@ -41,6 +42,12 @@ public class InvitationActionTokenHandler extends AbstractActionTokenHandler<Inv
 
     /** The note of a link that asks its account to sign in: "id nonce user", the user the invitation's e-mail holds. */
     static final String SIGN_IN_NOTE = "tenant-registry.invitation-sign-in";
+
+    /** The event error of a link the registry could not be asked about (the link may well be valid). */
+    static final String REGISTRY_UNREACHABLE = "tenant_registry_unreachable";
+
+    /** What the person reads then. */
+    static final String UNCHECKED_MESSAGE = "This invitation cannot be checked right now. Please try again in a few minutes.";
 
     public InvitationActionTokenHandler() {
         super(InvitationActionToken.TOKEN_TYPE, InvitationActionToken.class, Messages.INVALID_CODE, EventType.EXECUTE_ACTIONS, Errors.NOT_ALLOWED);
@@ -57,9 +64,24 @@ public class InvitationActionTokenHandler extends AbstractActionTokenHandler<Inv
                 TokenUtils.checkThat(
                         (InvitationActionToken t) -> RequiredActionsValidator.validRequiredActions(context.getSession(), t.getRequiredActions()),
                         Errors.RESOLVE_REQUIRED_ACTIONS, Messages.INVALID_TOKEN_REQUIRED_ACTIONS),
-                TokenUtils.checkThat(
-                        (InvitationActionToken t) -> InvitationLinks.opens(context.getSession(), context.getRealm(), context.getAuthenticationSession().getClient(), t),
-                        Errors.EXPIRED_CODE, Messages.EXPIRED_ACTION));
+                (InvitationActionToken t) -> registryOpens(context, t));
+    }
+
+    /**
+     * The registry's check of the link, last: Keycloak's invalid-link page ("Action expired") for a link it refuses,
+     * and a page of its own, saying to try again, for one it could not check (Keycloak shows a message it has no
+     * translation for as it is written; no apostrophe, which its message formatting would drop).
+     */
+    private static boolean registryOpens(ActionTokenContext<InvitationActionToken> context, InvitationActionToken token)
+            throws ExplainedTokenVerificationException {
+        switch (InvitationLinks.check(context.getSession(), context.getRealm(), context.getAuthenticationSession().getClient(), token)) {
+            case OPENS:
+                return true;
+            case UNCHECKED:
+                throw new ExplainedTokenVerificationException(token, REGISTRY_UNREACHABLE, UNCHECKED_MESSAGE);
+            default:
+                throw new ExplainedTokenVerificationException(token, Errors.EXPIRED_CODE, Messages.EXPIRED_ACTION);
+        }
     }
 
     @Override

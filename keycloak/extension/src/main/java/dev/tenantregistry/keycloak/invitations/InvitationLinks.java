@@ -22,10 +22,11 @@ final class InvitationLinks {
     }
 
     /**
-     * True only when the registry says the link is its invitation's current one: a link it cannot check (registry
-     * down, no mapper on the client) opens nothing, as a revoked one would not.
+     * Whether the registry says the link is its invitation's current one. Only OPENS opens it: a link the registry
+     * could not be asked about (down, slow, refusing the extension's token, no mapper on the client) opens nothing
+     * either, as a revoked one would not, but the person is told to try again rather than that the link expired.
      */
-    static boolean opens(KeycloakSession session, RealmModel realm, ClientModel client, InvitationActionToken token) {
+    static LinkCheck check(KeycloakSession session, RealmModel realm, ClientModel client, InvitationActionToken token) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("invitation_id", token.getInvitationId());
         body.put("nonce", token.getLinkNonce());
@@ -33,11 +34,16 @@ final class InvitationLinks {
         try {
             RegistryRequests.Answer answer = RegistryRequests.post(session, realm, client, "/v1/internal/idp/invitations/link", body);
             JsonNode json = answer.body();
-            return answer.status() == 200 && json != null && json.path("open").asBoolean(false);
+            LinkCheck check = LinkCheck.of(answer.status(), json != null && json.path("open").asBoolean(false));
+            if (check == LinkCheck.UNCHECKED) {
+                LOG.warnf("tenant-registry invitation link %s could not be checked: the registry answered HTTP %d; it opens nothing for now",
+                        token.getInvitationId(), answer.status());
+            }
+            return check;
         } catch (Exception e) {
-            LOG.warnf("tenant-registry invitation link %s could not be checked with the registry (%s); it opens nothing",
+            LOG.warnf("tenant-registry invitation link %s could not be checked with the registry (%s); it opens nothing for now",
                     token.getInvitationId(), e.getMessage());
-            return false;
+            return LinkCheck.UNCHECKED;
         }
     }
 
