@@ -1,8 +1,11 @@
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PayloadCodec } from '@temporalio/common';
 import { transcodePayloads } from '../../platform/temporal/transcodePayloads.ts';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
+/** Where the packages really are: a checkout may link its node_modules from another. */
+const packagesRoot = realpathSync(resolve(projectRoot, 'node_modules'));
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonPayload = { metadata: Record<string, string>; data?: string };
@@ -12,10 +15,10 @@ const isPayload = (value: { [key: string]: Json }): value is JsonPayload & { [ke
 /**
  * A history exported by `temporal workflow show --output json` made fit to commit as a replay fixture: its payloads
  * decoded (so replay needs no key, like a production history exported through the codec endpoint) and the
- * checkout's path cut from the stack traces its failures carry.
+ * checkout's and its packages' paths cut from the stack traces its failures carry.
  */
 export async function historyFixture(exported: string, codec: PayloadCodec): Promise<string> {
-  const history = JSON.parse(exported.replaceAll(`${projectRoot}/`, '')) as Json;
+  const history = JSON.parse(exported.replaceAll(`${packagesRoot}/`, 'node_modules/').replaceAll(`${projectRoot}/`, '')) as Json;
   const payloads: JsonPayload[] = [];
   const collect = (value: Json) => {
     if (Array.isArray(value)) value.forEach(collect);
