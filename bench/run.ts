@@ -250,6 +250,11 @@ async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderT
       PUBLIC_BASE_URL: serviceUrl,
       // The SCIM rows measure the path (its bucket is still checked on every request), not the directory's budget.
       SCIM_RATE_LIMIT_PER_SECOND: '1000000',
+      // Each run makes two directories in one tenant and its 5,000 SCIM users (200 with --quick), and --reuse keeps
+      // them: under the defaults (5 directories, 100,000 SCIM users a tenant) the third run on the same data was
+      // refused 409 limit_reached before its first row. The limits are still checked on every creation.
+      TENANT_DIRECTORIES_LIMIT: '1000000',
+      SCIM_USERS_PER_TENANT_LIMIT: '1000000000',
       NODE_OPTIONS: [
         args.profile ? `--cpu-prof --cpu-prof-dir=${resolve(dataDir, 'profiles')}` : '',
         inspectPort ? `--inspect-port=127.0.0.1:${inspectPort}` : '',

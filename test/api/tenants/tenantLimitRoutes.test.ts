@@ -109,12 +109,13 @@ describe('invitations sent per hour (TENANT_INVITATIONS_SENT_PER_HOUR_LIMIT)', (
     expect((await invite((await newTenant(hourly)).id, 'one@hourly.example')).status).toBe(201);
   });
 
-  it('a send older than an hour no longer counts', async () => {
+  it('a send older than an hour no longer counts, and the next send forgets it', async () => {
     const tenant = await newTenant(hourly);
     for (const email of ['a@hourly.example', 'b@hourly.example', 'c@hourly.example']) expect((await invite(tenant.id, email)).status).toBe(201);
     expectLimitReached(await invite(tenant.id, 'd@hourly.example'), 'invitations_sent_per_hour');
     await hourly.orm.em.fork().execute(`update invitation_sends set sent_at = sent_at - interval '61 minutes' where tenant_id = ?`, [tenant.id]);
     expect((await invite(tenant.id, 'd@hourly.example')).status).toBe(201);
+    expect(Number((await hourly.orm.em.fork().execute<{ n: string }[]>('select count(*) as n from invitation_sends where tenant_id = ?', [tenant.id]))[0]!.n)).toBe(1);
   });
 
   it('two sends at once at one below the limit: exactly one is sent, the other is 409 limit_reached', async () => {
