@@ -1,5 +1,5 @@
 import { listDomains } from '../../../domain/domains/listDomains.ts';
-import { SsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
+import { OidcSsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
 import { createSsoConnection } from '../../../domain/sso/createSsoConnection.ts';
 import { doneUnlessRefused } from '../portalActionErrors.ts';
 import { checkboxes, csrfField, fieldErrorsOf, textField } from '../portalForms.ts';
@@ -30,7 +30,7 @@ export const ssoPage: PortalIntentPage = {
   <h2 id="list-heading">Connections</h2>
   ${(connections ?? []).length === 0 ? html`<p>No connection yet.</p>` : html`<table>
     <thead><tr><th scope="col">Issuer</th><th scope="col">Client ID</th><th scope="col">Domains</th><th scope="col">State</th></tr></thead>
-    <tbody>${(connections ?? []).map((c) => html`<tr><td>${c.issuer}</td><td>${c.clientId}</td><td>${c.domains.join(', ')}</td><td>${c.state}</td></tr>`)}</tbody>
+    <tbody>${(connections ?? []).map((c) => html`<tr><td>${c.issuer}</td><td>${c.protocol === 'oidc' ? c.clientId : 'SAML'}</td><td>${c.domains.join(', ')}</td><td>${c.state}</td></tr>`)}</tbody>
   </table>`}
 </section>`;
   },
@@ -38,7 +38,7 @@ export const ssoPage: PortalIntentPage = {
   actions: {
     async connect(scope, form) {
       const domains = form.getAll('domains');
-      const parsed = SsoConnectionCreate.safeParse({ issuer: form.get('issuer') ?? '', client_id: form.get('client_id') ?? '', client_secret: form.get('client_secret') ?? '', domains });
+      const parsed = OidcSsoConnectionCreate.safeParse({ issuer: form.get('issuer') ?? '', client_id: form.get('client_id') ?? '', client_secret: form.get('client_secret') ?? '', domains });
       if (!parsed.success) return { errors: fieldErrorsOf(parsed.error), values: form };
       return doneUnlessRefused('connected', 'issuer', form, () => createSsoConnection(scope.deps, scope.tenant.id, parsed.data, scope.meta));
     },
