@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CheckResult } from './readinessChecks.ts';
 import type { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
+import type { SsoServiceProviderOf } from '../domain/sso/ssoServiceProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
@@ -82,4 +83,6 @@ export interface AppContext extends AppDependencies, RegistryContext {
   scimLimits: TokenBuckets;
   /** Where audit streams may point (AUDIT_STREAM_ALLOWED_HOSTS and the resolver). */
   streamTargets: StreamTargets;
+  /** The service provider values each connection answers as `sp`. */
+  ssoServiceProvider: SsoServiceProviderOf;
 }

@@ -25,6 +25,7 @@ import {
 import { KeycloakAdminToken } from './keycloakAdminToken.ts';
 import { statusOf, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';
+import { brokerServiceProvider, type SsoServiceProvider } from '../domain/sso/ssoServiceProvider.ts';
 
 /** Rounds of read, merge and re-read when the user keeps changing under a membership push; then it is retried later. */
 const PUSH_ATTEMPTS = 3;
@@ -226,6 +227,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
    * is not trusted (the holder verifies it) and its sign-ins go through the realm's SSO broker flows.
    */
   async putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void> {
+    // The SAML identity provider is the Keycloak side's part of issue 59; until it lands a SAML connection is refused here.
+    if (provider.protocol !== 'oidc') throw new IdpError('rejected', 'SAML identity providers are not made in Keycloak by this adapter yet', 501);
     const organizationId = await this.#organizationIdOf(tenant.tenantId);
     if (!organizationId) throw new IdpError('rejected', `Keycloak has no organization of tenant ${tenant.tenantId}`, 404);
     const representation = {
@@ -264,6 +267,11 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     if (!linked.some((idp) => idp.alias === provider.alias)) {
       await this.#call('link identity provider', () => this.#client.organizations.linkIdp({ orgId: organizationId, alias: provider.alias }));
     }
+  }
+
+  /** Keycloak's broker endpoints of the alias in the realm (the SAML entity id is its descriptor's URL). */
+  ssoServiceProvider(alias: string): SsoServiceProvider {
+    return brokerServiceProvider(`${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/broker/${encodeURIComponent(alias)}`);
   }
 
   async signedInThrough(userId: string, alias: string): Promise<boolean> {

@@ -123,6 +123,12 @@ const Settings = z.object({
   SSO_ISSUER_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
   /** Bound on reading an SSO issuer's discovery document. */
   SSO_DISCOVERY_TIMEOUT_MS: integer(5_000),
+  /** How often the tenant's actor reads a SAML connection's metadata URL again (a certificate rollover is taken in then). */
+  SSO_METADATA_REFRESH_HOURS: integer(24),
+  /** Bound on one reading of a SAML metadata URL, body included. */
+  SSO_METADATA_TIMEOUT_MS: integer(5_000),
+  /** The largest SAML metadata document read from a URL; a larger one is refused. */
+  SSO_METADATA_MAX_BYTES: integer(1_048_576),
   /** SCIM requests a directory may make a second (a burst of twice that), its identity provider's own budget. */
   SCIM_RATE_LIMIT_PER_SECOND: integer(25),
   /** SCIM users a tenant's directories may hold together; past it a create is SCIM's 409 naming limit_reached. */

@@ -122,11 +122,13 @@ CREATE TABLE public.deleted_sso_connections (
   id uuid NOT NULL,
   tenant_id uuid NOT NULL,
   issuer text NOT NULL,
-  client_id text NOT NULL,
+  client_id text,
   domains text[] DEFAULT '{}'::text[] NOT NULL,
   deleted_at timestamp with time zone NOT NULL,
+  protocol text DEFAULT 'oidc'::text NOT NULL,
   CONSTRAINT deleted_sso_connections_pkey PRIMARY KEY (idp_alias),
-  CONSTRAINT deleted_sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
+  CONSTRAINT deleted_sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
+  CONSTRAINT deleted_sso_connections_protocol_check CHECK (protocol = ANY (ARRAY['oidc'::text, 'saml'::text]))
 );
 
 CREATE TABLE public.directories (
@@ -454,23 +456,40 @@ CREATE UNIQUE INDEX roles_shared_slug_unique ON public.roles USING btree (slug) 
 CREATE UNIQUE INDEX roles_tenant_slug_unique ON public.roles USING btree (tenant_id, slug) WHERE (tenant_id IS NOT NULL);
 CREATE TRIGGER roles_notify_change AFTER DELETE OR UPDATE ON roles FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_role_change();
 
+CREATE TABLE public.sso_certificate_notices (
+  connection_id uuid NOT NULL,
+  fingerprint_sha256 text NOT NULL,
+  notice text NOT NULL,
+  not_after timestamp with time zone NOT NULL,
+  sent_at timestamp with time zone NOT NULL,
+  CONSTRAINT sso_certificate_notices_pkey PRIMARY KEY (connection_id, fingerprint_sha256, notice),
+  CONSTRAINT sso_certificate_notices_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES sso_connections(id) ON DELETE CASCADE,
+  CONSTRAINT sso_certificate_notices_notice_check CHECK (notice = ANY (ARRAY['expiring_30d'::text, 'expiring_7d'::text, 'expiring_1d'::text, 'expired'::text]))
+);
+
 CREATE TABLE public.sso_connections (
   id uuid NOT NULL,
   tenant_id uuid NOT NULL,
   protocol text DEFAULT 'oidc'::text NOT NULL,
   issuer text NOT NULL,
-  client_id text NOT NULL,
-  client_secret_sealed text NOT NULL,
-  endpoints jsonb NOT NULL,
+  client_id text,
+  client_secret_sealed text,
+  endpoints jsonb,
   domains text[] DEFAULT '{}'::text[] NOT NULL,
   state text NOT NULL,
   idp_alias text NOT NULL,
   created_at timestamp with time zone NOT NULL,
   updated_at timestamp with time zone NOT NULL,
+  saml jsonb,
+  metadata_url text,
+  metadata_refreshed_at timestamp with time zone,
+  metadata_refresh_failed_at timestamp with time zone,
+  metadata_refresh_error text,
   CONSTRAINT sso_connections_pkey PRIMARY KEY (id),
   CONSTRAINT sso_connections_idp_alias_key UNIQUE (idp_alias),
   CONSTRAINT sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
-  CONSTRAINT sso_connections_protocol_check CHECK (protocol = 'oidc'::text),
+  CONSTRAINT sso_connections_protocol_check CHECK (protocol = ANY (ARRAY['oidc'::text, 'saml'::text])),
+  CONSTRAINT sso_connections_protocol_fields_check CHECK (protocol = 'oidc'::text AND client_id IS NOT NULL AND client_secret_sealed IS NOT NULL AND endpoints IS NOT NULL AND saml IS NULL AND metadata_url IS NULL OR protocol = 'saml'::text AND saml IS NOT NULL AND metadata_refreshed_at IS NOT NULL AND client_id IS NULL AND client_secret_sealed IS NULL AND endpoints IS NULL),
   CONSTRAINT sso_connections_state_check CHECK (state = ANY (ARRAY['active'::text, 'inactive'::text]))
 );
 CREATE INDEX sso_connections_tenant_idx ON public.sso_connections USING btree (tenant_id, created_at);

@@ -13,6 +13,7 @@ import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
 import type { DomainChecks } from '../domain/domains/domainChecks.ts';
+import type { SamlMetadataSource } from '../domain/sso/samlMetadataSource.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -83,6 +84,10 @@ export interface TenantWorkerOptions {
   trialReminderDays?: number;
   /** Domains' TXT look-ups and their times (DNS_SERVERS, DOMAIN_*); absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
+  /** Reads SAML metadata URLs again (samlMetadataReaderOf); absent, the actor reads none. */
+  samlMetadata?: SamlMetadataSource;
+  /** SSO_METADATA_REFRESH_HOURS */
+  metadataRefreshHours?: number;
   metrics?: WorkerMetrics;
   /** Where waiting for Temporal at start is reported. */
   log?: Logger;
@@ -90,7 +95,10 @@ export interface TenantWorkerOptions {
 
 /** Every activity the worker runs: the tenant actors' and the audit streams'. */
 export function workerActivities(
-  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks'>,
+  options: Pick<
+    TenantWorkerOptions,
+    'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks' | 'samlMetadata' | 'metadataRefreshHours'
+  >,
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
@@ -104,6 +112,8 @@ export function workerActivities(
           : pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
       trialReminderDays: options.trialReminderDays,
       domainChecks: options.domainChecks,
+      samlMetadata: options.samlMetadata,
+      metadataRefreshHours: options.metadataRefreshHours,
       metrics: options.metrics,
     }),
     ...createAuditStreamActivities({

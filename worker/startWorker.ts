@@ -1,4 +1,5 @@
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
+import { samlMetadataReaderOf } from '../activities/tenantActor/samlMetadataReaderOf.ts';
 import { Runtime } from '@temporalio/worker';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -47,6 +48,8 @@ export async function startWorker(options: {
     secretBox: options.secretBox,
     trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
     domainChecks: domainChecksOf(options.settings),
+    samlMetadata: samlMetadataReaderOf(options.settings),
+    metadataRefreshHours: options.settings.SSO_METADATA_REFRESH_HOURS,
   });
   const running = worker.run();
   options.readiness?.watch(worker, connection);

@@ -4,15 +4,18 @@ import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../../domain/tenants/lifecycleTimeline.ts';
 import type { ActorActivityContext } from './actorActivityContext.ts';
+import { applyDueSamlEvents, samlTimelineEvents, type SamlTimelineEvent } from './samlTimeline.ts';
 
-/** An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next look-up. */
+/** An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next look-up, its SAML connections' readings and notices. */
 export type ActorTimelineEvent =
   | LifecycleEvent
+  | SamlTimelineEvent
   | { kind: 'invitation_expired'; invitationId: string; at: number }
   | { kind: 'domain_check'; domainId: string; at: number };
 
 /** The tenant's status and what is still to happen to it, soonest first (the actor sets its timer from it). */
-async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorActivityContext, tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
+async function loadTenantTimeline(context: ActorActivityContext, tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
+  const { stores, domainChecks, reminderDays } = context;
   const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
   if (!tenant) return { status: null, upcoming: [] };
   const lifecycle = upcomingLifecycleEvents(tenant, (await stores.tenants.entitlementsOf(tenantId)) ?? [], reminderDays);
@@ -22,7 +25,8 @@ async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorA
   const domains = domainChecks
     ? ((await stores.domains?.nextChecks(tenantId)) ?? []).map(({ id, at }): ActorTimelineEvent => ({ kind: 'domain_check', domainId: id, at: at.getTime() }))
     : [];
-  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains].sort((a, b) => a.at - b.at) };
+  const saml = await samlTimelineEvents(context, tenantId);
+  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains, ...saml].sort((a, b) => a.at - b.at) };
 }
 
 /**
@@ -33,11 +37,12 @@ async function applyDueLifecycle(
   context: ActorActivityContext,
   tenantId: string,
   asOf: number,
-): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[]; domainsChanged: boolean }> {
+): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[]; domainsChanged: boolean; ssoChanged: string[] }> {
   const changed = await context.stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), context.reminderDays));
   const membersRemoved = await expireDueInvitations(context, tenantId, asOf);
   const domainsChanged = await checkDueDomains(context, tenantId, asOf);
-  return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged };
+  const ssoChanged = await applyDueSamlEvents(context, tenantId, asOf);
+  return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged, ssoChanged };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Settings } from '../../platform/config.ts';
 import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
 import { domainChecksOf } from '../../platform/domainChecksOf.ts';
+import { samlMetadataReaderOf } from '../../activities/tenantActor/samlMetadataReaderOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 
@@ -84,6 +85,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   service.deps.identityProvider = idp;
   service.deps.users = idp;
   service.deps.ssoLinks = idp;
+  service.deps.ssoServiceProvider = (alias) => idp.ssoServiceProvider(alias);
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const relay = startOutboxRelay({
@@ -117,6 +119,8 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
           secretBox: testSecretBox(),
           domainChecks: domainChecksOf(service.deps.settings),
+          samlMetadata: samlMetadataReaderOf(service.deps.settings),
+          metadataRefreshHours: service.deps.settings.SSO_METADATA_REFRESH_HOURS,
           metrics: options.workerMetrics,
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
