@@ -13,6 +13,9 @@ import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
 import type { DomainChecks } from '../domain/domains/domainChecks.ts';
+import type { RetentionPeriods } from '../domain/retention/retainedRows.ts';
+import { createRetentionActivities } from '../activities/retention/retentionActivities.ts';
+import { PostgresRetainedRows } from '../store/postgresRetainedRows.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -83,14 +86,19 @@ export interface TenantWorkerOptions {
   trialReminderDays?: number;
   /** Domains' TXT look-ups and their times (DNS_SERVERS, DOMAIN_*); absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
+  /** How long each kind of retained row is kept once it ended (worker/retentionPeriodsOf.ts). */
+  retention: RetentionPeriods;
   metrics?: WorkerMetrics;
   /** Where waiting for Temporal at start is reported. */
   log?: Logger;
 }
 
-/** Every activity the worker runs: the tenant actors' and the audit streams'. */
+/** Every activity the worker runs: the tenant actors', the audit streams' and the retention sweep's. */
 export function workerActivities(
-  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks'>,
+  options: Pick<
+    TenantWorkerOptions,
+    'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks' | 'retention'
+  >,
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
@@ -112,10 +120,11 @@ export function workerActivities(
       timeoutMs,
       targets: { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) },
     }),
+    ...createRetentionActivities({ rows: new PostgresRetainedRows(options.orm), periods: options.retention, metrics: options.metrics }),
   };
 }
 
-/** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
+/** A worker for the tenant actors, the audit streams and the retention sweep: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { tracing } = options.temporal;
   // Started while Temporal is down: wait for it rather than exit (a supervisor would only restart into the same wait).

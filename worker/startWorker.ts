@@ -10,9 +10,12 @@ import type { WorkerReadiness } from './workerReadiness.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { temporalWithoutTlsWarning } from '../platform/temporal/temporalWithoutTlsWarning.ts';
+import { retentionPeriodsOf } from './retentionPeriodsOf.ts';
+import { keepRetentionSweepStarted } from './retentionSweep.ts';
 
 /**
- * Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown).
+ * Runs the tenant-actor worker until stop(), and keeps the retention sweep started; stop lets running activities
+ * finish (Temporal's graceful shutdown).
  * `observed`: its metrics and health listener (WORKER_METRICS_PORT), started by the process before this, with the
  * readiness that watches the worker made here.
  */
@@ -47,6 +50,15 @@ export async function startWorker(options: {
     secretBox: options.secretBox,
     trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
     domainChecks: domainChecksOf(options.settings),
+    retention: retentionPeriodsOf(options.settings),
+  });
+  const retentionSweep = await keepRetentionSweepStarted({
+    connection,
+    namespace: options.settings.TEMPORAL_NAMESPACE,
+    taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
+    payloadCodec: options.temporal.payloadCodec,
+    log: options.log,
+    timeoutMs: options.settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
   });
   const running = worker.run();
   options.readiness?.watch(worker, connection);
@@ -54,6 +66,7 @@ export async function startWorker(options: {
   return {
     running,
     async stop() {
+      await retentionSweep.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();

@@ -14,6 +14,7 @@ import type { Settings } from '../../platform/config.ts';
 import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
 import { domainChecksOf } from '../../platform/domainChecksOf.ts';
+import { retentionPeriodsOf } from '../../worker/retentionPeriodsOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 
@@ -117,6 +118,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
           secretBox: testSecretBox(),
           domainChecks: domainChecksOf(service.deps.settings),
+          retention: retentionPeriodsOf(service.deps.settings),
           metrics: options.workerMetrics,
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
