@@ -11,10 +11,10 @@ const CHECK_EVERY_MS = 10 * 60_000;
 
 /**
  * Starts the retention sweep of the worker's task queue unless it runs already (every worker asks; the first start
- * makes it, the others find it), now and every CHECK_EVERY_MS until stop(). A start that fails is logged and asked
- * again at the next check; the sweep's own schedule is its workflow's timer, not this.
+ * makes it, the others find it), now, beside the worker's polling, and every CHECK_EVERY_MS until stop(). A start
+ * that fails is logged and asked again at the next check; the sweep's own schedule is its workflow's timer, not this.
  */
-export async function keepRetentionSweepStarted(deps: {
+export function keepRetentionSweepStarted(deps: {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
@@ -23,7 +23,7 @@ export async function keepRetentionSweepStarted(deps: {
   /** Bound on one start (TEMPORAL_HANDOFF_TIMEOUT_MS). */
   timeoutMs: number;
   checkEveryMs?: number;
-}): Promise<{ stop(): Promise<void> }> {
+}): { stop(): Promise<void> } {
   const client = new Client({ connection: deps.connection, namespace: deps.namespace, dataConverter: { payloadCodecs: [deps.payloadCodec] } });
   const workflowId = retentionWorkflowId(deps.taskQueue);
   const start = async () => {
@@ -32,6 +32,12 @@ export async function keepRetentionSweepStarted(deps: {
     );
   };
   const warn = (err: unknown) => deps.log.warn({ workflowId, err }, 'could not start the retention sweep; will retry');
-  await start().catch(warn);
-  return runPeriodically(deps.checkEveryMs ?? CHECK_EVERY_MS, start, warn);
+  const first = start().catch(warn);
+  const checks = runPeriodically(deps.checkEveryMs ?? CHECK_EVERY_MS, start, warn);
+  return {
+    async stop() {
+      await first;
+      await checks.stop();
+    },
+  };
 }

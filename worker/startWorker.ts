@@ -52,7 +52,8 @@ export async function startWorker(options: {
     domainChecks: domainChecksOf(options.settings),
     retention: retentionPeriodsOf(options.settings),
   });
-  const retentionSweep = await keepRetentionSweepStarted({
+  const running = worker.run();
+  const retentionSweep = keepRetentionSweepStarted({
     connection,
     namespace: options.settings.TEMPORAL_NAMESPACE,
     taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
@@ -60,7 +61,6 @@ export async function startWorker(options: {
     log: options.log,
     timeoutMs: options.settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
   });
-  const running = worker.run();
   options.readiness?.watch(worker, connection);
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');
   return {
