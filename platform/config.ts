@@ -113,6 +113,15 @@ const Settings = z.object({
   OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
   /** Failed deliveries of one hand-off before it is dead-lettered (backoff doubling to 5 minutes: about an hour). */
   OUTBOX_MAX_ATTEMPTS: integer(20),
+  /**
+   * How long the worker's hourly retention sweep keeps each kind of row once nothing needs it (docs/operators.md,
+   * "Retention"): days an admin-portal link is kept after it was opened or expired (never under 8 hours, its sessions'
+   * lifetime), days a delivered hand-off of the outbox is kept, and hours the hash of a directory's replaced token is
+   * kept after its grace ended.
+   */
+  PORTAL_LINK_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
+  OUTBOX_DELIVERED_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
+  DIRECTORY_TOKEN_RETENTION_HOURS: z.coerce.number().int().min(0).default(0),
   /** Days before trial_ends_at that the actor appends tenant.trial_ending. */
   TRIAL_REMINDER_DAYS: integer(3),
   /**

@@ -147,6 +147,7 @@ CREATE TABLE public.directories (
   CONSTRAINT directories_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
   CONSTRAINT directories_state_check CHECK (state = ANY (ARRAY['active'::text, 'inactive'::text]))
 );
+CREATE INDEX directories_previous_token_idx ON public.directories USING btree (previous_token_expires_at) WHERE (previous_token_expires_at IS NOT NULL);
 CREATE INDEX directories_tenant_idx ON public.directories USING btree (tenant_id, created_at);
 CREATE TRIGGER directories_notify_change AFTER INSERT OR DELETE OR UPDATE ON directories FOR EACH ROW EXECUTE FUNCTION registry_notify_directory_change();
 
@@ -391,6 +392,7 @@ CREATE TABLE public.portal_links (
   CONSTRAINT portal_links_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
   CONSTRAINT portal_links_intent_check CHECK (intent = ANY (ARRAY['members'::text, 'invitations'::text, 'domains'::text, 'sso'::text, 'directory'::text, 'audit'::text]))
 );
+CREATE INDEX portal_links_ended_idx ON public.portal_links USING btree (COALESCE(used_at, expires_at));
 CREATE INDEX portal_links_tenant_idx ON public.portal_links USING btree (tenant_id, created_at);
 
 CREATE TABLE public.portal_sessions (
@@ -409,6 +411,7 @@ CREATE TABLE public.portal_sessions (
   CONSTRAINT portal_sessions_link_id_fkey FOREIGN KEY (link_id) REFERENCES portal_links(id),
   CONSTRAINT portal_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
+CREATE INDEX portal_sessions_link_idx ON public.portal_sessions USING btree (link_id);
 
 CREATE TABLE public.product_clients (
   client_id text NOT NULL,
@@ -511,6 +514,7 @@ CREATE TABLE public.tenant_actor_outbox (
   CONSTRAINT tenant_actor_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
 CREATE INDEX tenant_actor_outbox_dead_idx ON public.tenant_actor_outbox USING btree (dead_lettered_at) WHERE ((dead_lettered_at IS NOT NULL) AND (delivered_at IS NULL));
+CREATE INDEX tenant_actor_outbox_delivered_idx ON public.tenant_actor_outbox USING btree (delivered_at) WHERE (delivered_at IS NOT NULL);
 CREATE INDEX tenant_actor_outbox_pending_idx ON public.tenant_actor_outbox USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (dead_lettered_at IS NULL));
 
 CREATE TABLE public.tenant_products (

@@ -14,6 +14,9 @@ import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
 import type { DomainChecks } from '../domain/domains/domainChecks.ts';
 import type { SamlMetadataSource } from '../domain/sso/samlMetadataSource.ts';
+import type { RetentionPeriods } from '../domain/retention/retainedRows.ts';
+import { createRetentionActivities } from '../activities/retention/retentionActivities.ts';
+import { PostgresRetainedRows } from '../store/postgresRetainedRows.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -88,16 +91,18 @@ export interface TenantWorkerOptions {
   samlMetadata?: SamlMetadataSource;
   /** SSO_METADATA_REFRESH_HOURS */
   metadataRefreshHours?: number;
+  /** How long each kind of retained row is kept once it ended (worker/retentionPeriodsOf.ts). */
+  retention: RetentionPeriods;
   metrics?: WorkerMetrics;
   /** Where waiting for Temporal at start is reported. */
   log?: Logger;
 }
 
-/** Every activity the worker runs: the tenant actors' and the audit streams'. */
+/** Every activity the worker runs: the tenant actors', the audit streams' and the retention sweep's. */
 export function workerActivities(
   options: Pick<
     TenantWorkerOptions,
-    'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks' | 'samlMetadata' | 'metadataRefreshHours'
+    'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks' | 'samlMetadata' | 'metadataRefreshHours' | 'retention'
   >,
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
@@ -122,10 +127,11 @@ export function workerActivities(
       timeoutMs,
       targets: { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) },
     }),
+    ...createRetentionActivities({ rows: new PostgresRetainedRows(options.orm), periods: options.retention, metrics: options.metrics }),
   };
 }
 
-/** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
+/** A worker for the tenant actors, the audit streams and the retention sweep: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { tracing } = options.temporal;
   // Started while Temporal is down: wait for it rather than exit (a supervisor would only restart into the same wait).

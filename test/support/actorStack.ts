@@ -15,6 +15,7 @@ import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
 import { domainChecksOf } from '../../platform/domainChecksOf.ts';
 import { samlMetadataReaderOf } from '../../activities/tenantActor/samlMetadataReaderOf.ts';
+import { retentionPeriodsOf } from '../../worker/retentionPeriodsOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 
@@ -121,6 +122,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           domainChecks: domainChecksOf(service.deps.settings),
           samlMetadata: samlMetadataReaderOf(service.deps.settings),
           metadataRefreshHours: service.deps.settings.SSO_METADATA_REFRESH_HOURS,
+          retention: retentionPeriodsOf(service.deps.settings),
           metrics: options.workerMetrics,
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },
