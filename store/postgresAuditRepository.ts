@@ -1,4 +1,6 @@
-import type { AuditReadOptions, AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import type { AuditReadOptions, AuditRepository, EventFilter, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import type { ChainedEventRow } from '../domain/events/cloudEvent.ts';
+import { CHAINED_EVENT_COLUMNS } from './chainedEventSql.ts';
 import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
 import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 import { AUDIT_EVENT_JSON_SQL } from './auditEventJsonSql.ts';
@@ -158,6 +160,21 @@ export class PostgresAuditRepository implements AuditRepository {
     conditions.push(`id > $${params.push(afterId)}`);
     const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
     const { rows } = await this.#read(options, (sql) => sql.query<AuditRow & { metadata: string | null }>({ name: `audit_after${shape}`, text, values: params }));
+    return rows;
+  }
+
+  /**
+   * The feed's step, and the cloudevents export's: the listing's filters and the types, from the cursor up in id
+   * order (the (action, id) index serves types, the (tenant_id, id) one a tenant); each shape one prepared statement.
+   */
+  async chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<ChainedEventRow[]> {
+    const params: unknown[] = [];
+    const { conditions, shape } = filterConditions(filter, params);
+    if (filter.types !== undefined) conditions.push(`action = any($${params.push(filter.types)}::text[])`);
+    conditions.push(`e.id > $${params.push(afterId)}`);
+    const name = `events_after${shape}${filter.types ? '_types' : ''}`;
+    const text = `select ${CHAINED_EVENT_COLUMNS} from audit_events e where ${conditions.join(' and ')} order by e.id limit $${params.push(limit)}`;
+    const { rows } = await this.#read(options, (sql) => sql.query<ChainedEventRow>({ name, text, values: params }));
     return rows;
   }
 
