@@ -77,17 +77,17 @@ export function idOfSequence(sequence: string): number | undefined {
 
 /** The audit fields besides tenant, type, time and data, by the extension attribute that carries each. */
 export const EXTENSION_OF_FIELD = {
-  project_id: 'projectid',
-  actor_id: 'actorid',
-  actor_name: 'actorname',
-  actor_type: 'actortype',
-  target_id: 'targetid',
-  target_type: 'targettype',
-  target_name: 'targetname',
-  product: 'product',
-  source_ip: 'sourceip',
-  user_agent: 'useragent',
-  recorded_by: 'recordedby',
+  'project_id': 'projectid',
+  'actor_id': 'actorid',
+  'actor_name': 'actorname',
+  'actor_type': 'actortype',
+  'target_id': 'targetid',
+  'target_type': 'targettype',
+  'target_name': 'targetname',
+  'product': 'product',
+  'source_ip': 'sourceip',
+  'user_agent': 'useragent',
+  'recorded_by': 'recordedby',
 } as const;
 
 /**

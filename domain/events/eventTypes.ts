@@ -93,7 +93,7 @@ export const EVENT_TYPES = {
   'sso.connection_created': { summary: 'An SSO connection was created.', metadata: metadata(sso) },
   'sso.connection_changed': { summary: 'An SSO connection changed.', metadata: metadata({ ...sso, changes: open }) },
   'sso.connection_deleted': { summary: 'An SSO connection was deleted.', metadata: metadata(sso) },
-  'sso.sign_in_refused': { summary: "A sign-in through a tenant's SSO connection was refused.", metadata: metadata({ ...sso, email_domain: text.optional(), reason: text }) },
+  'sso.sign_in_refused': { summary: "A sign-in through a tenant's SSO connection was refused.", metadata: metadata({ ...sso, email_domain: text.nullable().optional(), reason: text }) },
   'directory.created': { summary: 'A SCIM directory was created.', metadata: metadata(directory) },
   'directory.updated': { summary: 'A SCIM directory changed.', metadata: metadata({ ...directory, changes: open }) },
   'directory.token_rotated': { summary: "A SCIM directory's token was rotated.", metadata: metadata({ ...directory, previous_token_expires_at: instant }) },

@@ -17,6 +17,8 @@ export const listEventsRoute = defineRoute({
   tags: ['events'],
   extension: true,
   query: EventFeedQuery,
+  // A tenant named is checked before the handler; a bound token naming none reads its own (tenantFilterFor).
+  tenantIn: 'query.tenant_id',
   responses: {
     200: { description: 'a page of events', schema: EventPage },
     400: { description: 'invalid input', schema: ErrorBody },
