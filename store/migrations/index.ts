@@ -38,6 +38,7 @@ import { Migration20261208000038RetentionIndexes } from './Migration202612080000
 import { Migration20261208000040SamlConnections } from './Migration20261208000040SamlConnections.ts';
 import { Migration20261208000041SsoCertificateNotices } from './Migration20261208000041SsoCertificateNotices.ts';
 import { Migration20261208000042SignInPolicy } from './Migration20261208000042SignInPolicy.ts';
+import { Migration20261208000044AuditRetention } from './Migration20261208000044AuditRetention.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -81,4 +82,5 @@ export const migrationsList = [
   { name: 'Migration20261208000040SamlConnections', class: Migration20261208000040SamlConnections },
   { name: 'Migration20261208000041SsoCertificateNotices', class: Migration20261208000041SsoCertificateNotices },
   { name: 'Migration20261208000042SignInPolicy', class: Migration20261208000042SignInPolicy },
+  { name: 'Migration20261208000044AuditRetention', class: Migration20261208000044AuditRetention },
 ];

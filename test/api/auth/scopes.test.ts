@@ -35,6 +35,7 @@ const SCOPE_TABLE: Record<string, string> = {
   health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public', simulatedSamlDescriptor: 'public',
   checkInvitationLink: 'claims:read', acceptInvitationLink: 'claims:read',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
+  listEvents: 'events:read', getAsyncApiDocument: 'events:read',
 };
 
 describe('scopesOf and grants', () => {

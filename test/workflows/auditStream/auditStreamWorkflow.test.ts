@@ -184,7 +184,7 @@ describe('audit streams', () => {
     // Created straight in the store, as if the API's start of the workflow had failed.
     const stream = await stack.service.deps.stores.auditStreams.create(
       { id: randomUUID(), url: receiver.url, secret: SECRET, filter: { tenant_id: tenantId } },
-      { action: 'audit.stream_created' },
+      { action: 'audit.stream_created', metadata: { url: receiver.url, filter: { tenant_id: tenantId } } },
       {},
     );
     const expected = await appendFor(stack, tenantId, 3, 'before-reconcile');
