@@ -4,12 +4,17 @@ import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../../domain/tenants/lifecycleTimeline.ts';
 import type { ActorActivityContext } from './actorActivityContext.ts';
+import { retentionDueAt } from '../../domain/audit/auditRetention.ts';
 
-/** An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next look-up. */
+/**
+ * An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next
+ * look-up, the next removal of the audit events its retention expired.
+ */
 export type ActorTimelineEvent =
   | LifecycleEvent
   | { kind: 'invitation_expired'; invitationId: string; at: number }
-  | { kind: 'domain_check'; domainId: string; at: number };
+  | { kind: 'domain_check'; domainId: string; at: number }
+  | { kind: 'audit_retention'; at: number };
 
 /** The tenant's status and what is still to happen to it, soonest first (the actor sets its timer from it). */
 async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorActivityContext, tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
@@ -22,7 +27,10 @@ async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorA
   const domains = domainChecks
     ? ((await stores.domains?.nextChecks(tenantId)) ?? []).map(({ id, at }): ActorTimelineEvent => ({ kind: 'domain_check', domainId: id, at: at.getTime() }))
     : [];
-  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains].sort((a, b) => a.at - b.at) };
+  const days = tenant.settings.audit_retention_days;
+  const oldest = typeof days === 'number' ? await stores.audit.oldestRetainedAt(tenantId) : undefined;
+  const retention: ActorTimelineEvent[] = oldest && typeof days === 'number' ? [{ kind: 'audit_retention', at: retentionDueAt(oldest, days) }] : [];
+  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains, ...retention].sort((a, b) => a.at - b.at) };
 }
 
 /**
@@ -37,6 +45,7 @@ async function applyDueLifecycle(
   const changed = await context.stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), context.reminderDays));
   const membersRemoved = await expireDueInvitations(context, tenantId, asOf);
   const domainsChanged = await checkDueDomains(context, tenantId, asOf);
+  await removeExpiredEvents(context, tenantId, asOf);
   return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged };
 }
 
@@ -78,6 +87,15 @@ async function checkDueDomains({ stores, domainChecks, metrics }: ActorActivityC
     if (checked.handOffs.length > 0) await stores.outbox?.markDelivered(checked.handOffs.map((handOff) => handOff.id));
   }
   return changed;
+}
+
+/**
+ * The tenant's audit events older than its retention at `asOf`, removed after their checkpoint (none set, or none
+ * that old: nothing happens). The store does it in one transaction, so a repeat finds nothing left to remove.
+ */
+async function removeExpiredEvents({ stores }: ActorActivityContext, tenantId: string, asOf: number): Promise<void> {
+  const removal = await stores.audit.removeExpired(tenantId, new Date(asOf), SYSTEM_ACTOR);
+  if (removal) log.info('audit events past retention removed', { tenantId, removed: removal.removed, checkpointId: removal.checkpointId });
 }
 
 /** The timeline family's activities: what the actor's timers wait for, and what is due when one fires. */

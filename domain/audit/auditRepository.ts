@@ -50,6 +50,13 @@ export interface AuditRepository {
    * events feed renders them: one page of GET /v1/events, one step of a delivery.
    */
   chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options?: AuditReadOptions): Promise<ChainedEventRow[]>;
+  /**
+   * The tenant's retention at `asOf`: with `settings.audit_retention_days` set and events older than that, appends
+   * the checkpoint and removes them (answering the checkpoint's id and how many it removed), else does nothing.
+   */
+  removeExpired(tenantId: string, asOf: Date, meta: RequestMeta): Promise<{ checkpointId: number; removed: number } | undefined>;
+  /** When the tenant's oldest event but its retention checkpoints was appended (none: undefined). */
+  oldestRetainedAt(tenantId: string): Promise<Date | undefined>;
   /** Recomputes the chain over the id range and compares with the stored hashes. */
   integrity(fromId?: number, toId?: number, options?: AuditReadOptions): Promise<AuditIntegrity>;
 }

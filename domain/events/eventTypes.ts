@@ -65,6 +65,10 @@ export const EVENT_TYPES = {
   'idp.directory_sync_failed': { summary: "A directory's user could not be carried into the identity provider.", metadata: metadata({ ...outcome, ...failure }) },
   'audit.stream_created': { summary: 'An audit stream was created.', metadata: metadata({ url: text, filter: open }) },
   'audit.stream_deleted': { summary: 'An audit stream was deleted.', metadata: metadata({}) },
+  'audit.retention_checkpoint': {
+    summary: "A tenant's events older than its retention are being removed: how many, which ids, and the cut-off. The events after them still verify.",
+    metadata: metadata({ retention_days: z.int(), removed_before: instant, removed_count: z.int(), first_removed_id: z.int(), last_removed_id: z.int() }),
+  },
   'permission.created': { summary: 'A permission was added to the catalog of permissions.', metadata: metadata({ description: text.nullable() }) },
   'permission.deleted': { summary: 'A permission was removed from the catalog of permissions.', metadata: metadata({ description: text.nullable() }) },
   'role.created': { summary: 'A role was created (shared, or a tenant\'s own).', metadata: metadata({ name: text, description: text.nullable(), permissions: z.array(text), shared: z.boolean() }) },

@@ -47,7 +47,7 @@ export interface MemberSyncFailure {
 
 /** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
 export interface ScheduledLifecycleEvent {
-  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired' | 'domain_check';
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired' | 'domain_check' | 'audit_retention';
   at: string;
   product?: string;
   invitationId?: string;
