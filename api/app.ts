@@ -60,6 +60,7 @@ function completeContext(deps: AppDependencies): AppContext {
     provisioningWaitMs: deps.settings.PROVISIONING_WAIT_MS,
     tenantActors: deps.tenantActors,
     auditStreams: deps.auditStreams,
+    webhookDeliveries: deps.webhookDeliveries,
   });
   return {
     ...deps,

@@ -568,6 +568,28 @@ CREATE INDEX tenants_status_listing_idx ON public.tenants USING btree (status, c
 CREATE TRIGGER tenants_notify_change AFTER DELETE OR UPDATE ON tenants FOR EACH ROW EXECUTE FUNCTION registry_notify_tenant_change();
 CREATE TRIGGER tenants_notify_insert AFTER INSERT ON tenants FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_tenant_listing();
 
+CREATE TABLE public.webhook_endpoints (
+  id uuid NOT NULL,
+  url text NOT NULL,
+  types text[] NOT NULL,
+  tenant_id uuid,
+  state text DEFAULT 'active'::text NOT NULL,
+  secret_encrypted text NOT NULL,
+  previous_secret_encrypted text,
+  previous_secret_until timestamp with time zone,
+  last_delivered_sequence bigint NOT NULL,
+  replay_generation integer DEFAULT 0 NOT NULL,
+  replay_after_sequence bigint,
+  last_error text,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  deleted_at timestamp with time zone,
+  CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
+  CONSTRAINT webhook_endpoints_state_check CHECK (state = ANY (ARRAY['active'::text, 'failing'::text, 'disabled'::text])),
+  CONSTRAINT webhook_endpoints_types_check CHECK (cardinality(types) > 0)
+);
+CREATE INDEX webhook_endpoints_live_idx ON public.webhook_endpoints USING btree (created_at, id) WHERE (deleted_at IS NULL);
+
 -- Functions (the triggers' among them)
 
 CREATE OR REPLACE FUNCTION public.audit_event_canonical(e audit_events)

@@ -8,6 +8,7 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantActorActivities } from '../activities/tenantActor/tenantActorActivities.ts';
 import { createAuditStreamActivities } from '../activities/auditStream/auditStreamActivities.ts';
+import { createWebhookDeliveryActivities } from '../activities/webhookDelivery/webhookDeliveryActivities.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
@@ -98,7 +99,7 @@ export interface TenantWorkerOptions {
   log?: Logger;
 }
 
-/** Every activity the worker runs: the tenant actors', the audit streams' and the retention sweep's. */
+/** Every activity the worker runs: the tenant actors', the audit streams', the webhook endpoints' and the retention sweep's. */
 export function workerActivities(
   options: Pick<
     TenantWorkerOptions,
@@ -107,6 +108,7 @@ export function workerActivities(
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
+  const targets = { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) };
   return {
     ...createTenantActorActivities({
       stores,
@@ -125,13 +127,15 @@ export function workerActivities(
       streams: stores.auditStreams,
       audit: stores.audit,
       timeoutMs,
-      targets: { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) },
+      targets,
     }),
+    // The same outbound rule and bound as the audit streams' (docs/security.md).
+    ...createWebhookDeliveryActivities({ endpoints: stores.webhookEndpoints, audit: stores.audit, timeoutMs, targets }),
     ...createRetentionActivities({ rows: new PostgresRetainedRows(options.orm), periods: options.retention, metrics: options.metrics }),
   };
 }
 
-/** A worker for the tenant actors, the audit streams and the retention sweep: deterministic workflow code in its sandbox, side effects as activities. */
+/** A worker for the tenant actors, the audit streams, the webhook endpoints and the retention sweep: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { tracing } = options.temporal;
   // Started while Temporal is down: wait for it rather than exit (a supervisor would only restart into the same wait).

@@ -2,3 +2,4 @@
 export { tenantActorWorkflow } from './tenantActor/tenantActorWorkflow.ts';
 export { auditStreamWorkflow } from './auditStream/auditStreamWorkflow.ts';
 export { retentionWorkflow } from './retention/retentionWorkflow.ts';
+export { webhookDeliveryWorkflow } from './webhookDelivery/webhookDeliveryWorkflow.ts';

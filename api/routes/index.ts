@@ -17,6 +17,7 @@ import { roleRoutes } from './roles/index.ts';
 import { tenantRoutes } from './tenants/index.ts';
 import { temporalCodecRoutes } from './temporalCodec/index.ts';
 import { eventRoutes } from './events/index.ts';
+import { webhookEndpointRoutes } from './webhookEndpoints/index.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
 export const allRoutes = [
@@ -39,4 +40,5 @@ export const allRoutes = [
   createPortalLinkRoute,
   ...temporalCodecRoutes,
   ...eventRoutes,
+  ...webhookEndpointRoutes,
 ];

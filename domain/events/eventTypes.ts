@@ -130,6 +130,12 @@ export const EVENT_TYPES = {
   'directory.group_deleted': { summary: 'A directory deleted a group.', metadata: metadata(directoryGroup) },
   'portal.link_created': { summary: 'An admin portal link was created.', metadata: metadata({ intent: text, expires_at: instant, return_url: text.optional() }) },
   'portal.link_opened': { summary: 'An admin portal link was opened: its session began.', metadata: metadata({ intent: text, link_created_by: text.nullable().optional() }) },
+  'webhook_endpoint.created': { summary: 'A webhook endpoint was created: where the events of its types are sent.', metadata: metadata({ url: text, types: z.array(text), tenant_id: text.optional() }) },
+  'webhook_endpoint.updated': { summary: "A webhook endpoint's url, types or state changed (the new values).", metadata: metadata({ url: text.optional(), types: z.array(text).optional(), state: text.optional() }) },
+  'webhook_endpoint.deleted': { summary: 'A webhook endpoint was deleted: its delivery stopped.', metadata: metadata({}) },
+  'webhook_endpoint.secret_rotated': { summary: "A webhook endpoint's secret was rotated; the previous one signs too for the overlap.", metadata: metadata({ overlap_seconds: z.int() }) },
+  'webhook_endpoint.replay_requested': { summary: 'A webhook endpoint was asked to deliver again from a sequence.', metadata: metadata({ from_sequence: z.int() }) },
+  'webhook_endpoint.disabled': { summary: 'A webhook endpoint was disabled: its receiver failed for the whole retry window.', metadata: metadata({ reason: text, failing_since: instant }) },
 } as const satisfies Record<string, EventTypeDefinition>;
 
 export type ServiceEventType = keyof typeof EVENT_TYPES;

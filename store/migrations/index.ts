@@ -39,6 +39,7 @@ import { Migration20261208000040SamlConnections } from './Migration2026120800004
 import { Migration20261208000041SsoCertificateNotices } from './Migration20261208000041SsoCertificateNotices.ts';
 import { Migration20261208000042SignInPolicy } from './Migration20261208000042SignInPolicy.ts';
 import { Migration20261208000044AuditRetention } from './Migration20261208000044AuditRetention.ts';
+import { Migration20261208000046WebhookEndpoints } from './Migration20261208000046WebhookEndpoints.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -83,4 +84,5 @@ export const migrationsList = [
   { name: 'Migration20261208000041SsoCertificateNotices', class: Migration20261208000041SsoCertificateNotices },
   { name: 'Migration20261208000042SignInPolicy', class: Migration20261208000042SignInPolicy },
   { name: 'Migration20261208000044AuditRetention', class: Migration20261208000044AuditRetention },
+  { name: 'Migration20261208000046WebhookEndpoints', class: Migration20261208000046WebhookEndpoints },
 ];

@@ -8,6 +8,7 @@ import type { IdentityProvider } from '../../identityProvider/identityProvider.t
 import { TenantActorClient } from '../../api/temporalClients/tenantActorClient.ts';
 import { startOutboxRelay } from '../../api/changeEffects/outboxRelay.ts';
 import { AuditStreamClient } from '../../api/temporalClients/auditStreamClient.ts';
+import { WebhookDeliveryClient } from '../../api/temporalClients/webhookDeliveryClient.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
@@ -79,6 +80,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   const service = await startTestService(settings, {
     tenantActors: dispatcher,
     auditStreams: new AuditStreamClient(dispatcher.client, taskQueue, 3000),
+    webhookDeliveries: new WebhookDeliveryClient(dispatcher.client, taskQueue, 3000),
     ...(options.authConfig ? { authConfig: options.authConfig } : {}),
   });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.

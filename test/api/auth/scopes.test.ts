@@ -36,6 +36,8 @@ const SCOPE_TABLE: Record<string, string> = {
   checkInvitationLink: 'claims:read', acceptInvitationLink: 'claims:read',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
   listEvents: 'events:read', getAsyncApiDocument: 'events:read',
+  createWebhookEndpoint: 'events:write', listWebhookEndpoints: 'events:write', getWebhookEndpoint: 'events:write', updateWebhookEndpoint: 'events:write',
+  deleteWebhookEndpoint: 'events:write', rotateWebhookSecret: 'events:write', replayWebhookEndpoint: 'events:write',
 };
 
 describe('scopesOf and grants', () => {
