@@ -35,6 +35,7 @@ const SCOPE_TABLE: Record<string, string> = {
   health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public', simulatedSamlDescriptor: 'public',
   checkInvitationLink: 'claims:read', acceptInvitationLink: 'claims:read',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
+  putProductClients: 'registry:admin', setMemberBreakGlass: 'members:write',
   listEvents: 'events:read', getAsyncApiDocument: 'events:read',
   createWebhookEndpoint: 'events:write', listWebhookEndpoints: 'events:write', getWebhookEndpoint: 'events:write', updateWebhookEndpoint: 'events:write',
   deleteWebhookEndpoint: 'events:write', rotateWebhookSecret: 'events:write', replayWebhookEndpoint: 'events:write',
