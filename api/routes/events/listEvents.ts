@@ -4,7 +4,7 @@ import { EventFeedQuery, EventPage } from '../../../domain/schemas/events.ts';
 import { readEventPage } from '../../../domain/events/readEventPage.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
 
-/** How long a client or a proxy may keep a full page (the token that read it may be revoked sooner). */
+/** How long the reader may keep a full page; private: a shared cache never holds a tenant's events for a token revoked since. */
 const FINAL_PAGE_MAX_AGE_SECONDS = 86_400;
 
 export const listEventsRoute = defineRoute({
@@ -27,7 +27,7 @@ export const listEventsRoute = defineRoute({
   handler: async ({ query }, { deps, caller }) => {
     const applied = caller.reach.bound ? { ...query, tenant_id: tenantFilterFor(caller.reach, query.tenant_id) } : query;
     const page = await readEventPage(deps.stores.audit, applied, { statementTimeoutMs: deps.auditReads.statementTimeoutMs });
-    const headers = page.final ? { 'Cache-Control': `public, max-age=${FINAL_PAGE_MAX_AGE_SECONDS}, immutable`, Vary: 'Authorization' } : { 'Cache-Control': 'no-cache', Vary: 'Authorization' };
+    const headers = page.final ? { 'Cache-Control': `private, max-age=${FINAL_PAGE_MAX_AGE_SECONDS}, immutable`, Vary: 'Authorization' } : { 'Cache-Control': 'no-cache', Vary: 'Authorization' };
     return { status: 200, jsonText: page.json, headers };
   },
 });
