@@ -9,6 +9,8 @@ const IssuerUrl = z
 const ConnectionDomains = z.array(z.string().min(1).max(254)).max(100).meta({ description: 'verified domains of the tenant whose users it signs in (409 for any other)' });
 /** The longest metadata document taken inline; the request body's own limit (BODY_LIMIT_BYTES) may be lower. */
 export const SAML_METADATA_MAX_CHARS = 262_144;
+/** The body of an operation that carries SAML metadata: its longest document, every character escaped as JSON may escape it, and the rest. */
+export const SAML_METADATA_BODY_LIMIT_BYTES = 8 * SAML_METADATA_MAX_CHARS;
 const MetadataXml = z
   .string()
   .min(1)

@@ -1,5 +1,5 @@
 import { ErrorBody, IdParams } from '../../../domain/schemas/common.ts';
-import { SsoConnection, SsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
+import { SAML_METADATA_BODY_LIMIT_BYTES, SsoConnection, SsoConnectionCreate } from '../../../domain/schemas/ssoConnections.ts';
 import { createSsoConnection } from '../../../domain/sso/createSsoConnection.ts';
 import { toSsoConnection } from '../../../domain/sso/ssoConnectionResponse.ts';
 import { defineRoute } from '../../routing/routeDefinition.ts';
@@ -8,6 +8,7 @@ export const createSsoConnectionRoute = defineRoute({
   method: 'post',
   path: '/v1/tenants/{id}/sso-connections',
   operationId: 'createSsoConnection',
+  bodyLimitBytes: SAML_METADATA_BODY_LIMIT_BYTES,
   access: 'members:write',
   tenantIn: 'params.id',
   summary:

@@ -54,6 +54,16 @@ async function verifiedDomain(tenantId: string): Promise<string> {
 const summary = (c: TestCertificate) => ({ fingerprint_sha256: c.fingerprintSha256, not_after: c.notAfter.toISOString() });
 
 describe('POST /v1/tenants/{id}/sso-connections with protocol saml', () => {
+  it('reads a metadata body past BODY_LIMIT_BYTES up to its own limit: a document too long is 400 by the schema, not 413', async () => {
+    const tenant = await newTenant();
+    for (const length of [70_000, 262_145]) {
+      const res = await request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { protocol: 'saml', metadata_xml: 'a'.repeat(length) });
+      expect(res.status, String(length)).toBe(400);
+      expect(res.body.error).toBe('invalid_input');
+    }
+    expect(await connectionsOf(tenant.id)).toBe(0);
+  });
+
   it('makes a connection from pasted metadata: its IdP, certificates and sp values answered, audited, a SAML identity provider of its organization with its certificates', async () => {
     const tenant = await newTenant();
     const domain = await verifiedDomain(tenant.id);
