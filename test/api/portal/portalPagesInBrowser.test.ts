@@ -211,7 +211,7 @@ describe('the admin portal in a browser', () => {
     expect(byUrl.saml.metadata_url).toBe(metadataServer.url);
     await checked('21-sso-saml-by-url');
     expect(await eventOf('sso.connection_created')).toMatchObject({ actor_type: 'portal' });
-  });
+  }, 120_000);
 
   it('sso: metadata refused shows its error beside the field; a connection is given new metadata, turned off and deleted there', async () => {
     await page.getByLabel('Metadata XML', { exact: true }).fill('<md:EntityDescriptor');
@@ -237,7 +237,7 @@ describe('the admin portal in a browser', () => {
     await expect.poll(() => page.getByRole('region', { name: 'SAML: https://file.idp.test/saml' }).count()).toBe(0);
     await checked('23-sso-saml-deleted');
     expect(await eventOf('sso.connection_deleted')).toMatchObject({ actor_type: 'portal', metadata: { protocol: 'saml' } });
-  });
+  }, 120_000);
 
   it('directory: a directory created shows its token once; the page shown again has it no more', async () => {
     await openPortal('directory');
