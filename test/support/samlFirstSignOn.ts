@@ -7,9 +7,8 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { actionLinks, capturedMail } from './capturedMail.ts';
 import { demoAppTokens, type Tokens } from './demoAppSession.ts';
-import { eventually } from './eventually.ts';
+import { proveEmailIfAsked } from './emailProof.ts';
 import type { TestBrowser } from './keycloakBrowser.ts';
 
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
@@ -78,26 +77,8 @@ export async function firstSamlSignOn(
     if (!(await page.inputValue('#firstName'))) await page.fill('#firstName', names.firstName);
     if (!(await page.inputValue('#lastName'))) await page.fill('#lastName', names.lastName);
     await page.click('[type=submit]');
-    await claims.or(page.getByText(VERIFY_ASKED)).first().waitFor({ timeout: 30_000 });
   }
-  if (!(await claims.count())) {
-    // The assertion's e-mail is not trusted (§13): she proves it by the link Keycloak mails her.
-    await shot('03-verify-email');
-    const link = await eventually(async () => (await capturedMail(email)).flatMap(actionLinks).at(-1), 30_000, 'the verification e-mail');
-    await page.goto(link);
-    const proceed = page.getByRole('link', { name: /proceed/i });
-    const back = page.getByRole('link', { name: /back to application/i });
-    await claims.or(proceed).or(back).first().waitFor({ timeout: 30_000 });
-    if (await proceed.count()) {
-      await proceed.first().click();
-      await claims.or(back).first().waitFor({ timeout: 30_000 });
-    }
-    if (!(await claims.count())) {
-      // The link ended a flow of its own: she signs in again, her address now proven.
-      await shot('03b-verified');
-      await signInAtSamlIdp(browser, demoAppUrl, email, idp);
-    }
-  }
+  await proveEmailIfAsked(page, email, () => signInAtSamlIdp(browser, demoAppUrl, email, idp), (step) => shot(step === 'asked' ? '03-verify-email' : '03b-verified'));
   const tokens = await demoAppTokens(page);
   await shot('04-demo-app');
   return tokens;
