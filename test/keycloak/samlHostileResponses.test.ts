@@ -2,16 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type KeycloakAdminClient from '@keycloak/keycloak-admin-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
-import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
+import type { RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { startBrokeredSignIn } from '../support/brokeredSignIn.ts';
-import { startActorStack, type ActorStack } from '../support/actorStack.ts';
-import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
-import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
+import type { ActorStack } from '../support/actorStack.ts';
+import type { DnsServer } from '../support/dnsServer.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
-import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
-import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import type { TestBrowser } from '../support/keycloakBrowser.ts';
+import { keycloakContext } from '../support/keycloakContext.ts';
 import { startSamlCraftingIdp, type CraftedAnswer, type SamlCraftingIdp } from '../support/samlCraftingIdp.ts';
 import {
   assertionXml,
@@ -25,8 +23,9 @@ import {
   type AuthnRequestSeen,
   type SignatureAlgorithms,
 } from '../support/samlMessages.ts';
+import { startSamlSignOnRig, type SamlSignOnRig } from '../support/samlSignOnRig.ts';
 import { selfSignedCertificate, type SigningKey } from '../support/selfSignedCertificate.ts';
-import { uniqueSlug } from '../support/testService.ts';
+import { verifiedDomainTenant } from '../support/verifiedDomainTenant.ts';
 
 /**
  * SPEC-EXTENSIONS §14's hostile corpus against the running stack: a tenant's SAML connection to an IdP on loopback
@@ -37,6 +36,7 @@ import { uniqueSlug } from '../support/testService.ts';
  */
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 
+let rig: SamlSignOnRig;
 let dns: DnsServer;
 let stack: ActorStack;
 let demoApp: RunningDemoApp;
@@ -48,31 +48,16 @@ let tenant: { id: string; slug: string; domain: string };
 let other: { id: string; slug: string; domain: string };
 let connection: { id: string; idp_alias: string; sp: { entity_id: string; acs_url: string } };
 
-async function tenantWithDomain(prefix: string): Promise<{ id: string; slug: string; domain: string }> {
-  const slug = uniqueSlug(prefix);
-  const created = (await stack.service.request('POST', '/v1/tenants', { slug, name: `${prefix} ${slug}` })).body.tenant;
-  const domain = (await stack.service.request('POST', `/v1/tenants/${created.id}/domains`, { domain: `${slug}.test` })).body;
-  await dns.setTxt(domain.verification.name, [domain.verification.value]);
-  expect((await stack.service.request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
-  return { id: created.id, slug, domain: `${slug}.test` };
-}
-
 beforeAll(async () => {
-  dns = await startDnsServer();
-  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
-  stack = await startActorStack({
-    settings: { DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SSO_ISSUER_ALLOWED_HOSTS: ['127.0.0.1'] },
-    idp: () => new KeycloakIdentityProvider(keycloakSettings()),
-  });
-  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
-  browser = await launchTestBrowser();
+  rig = await startSamlSignOnRig();
+  ({ dns, stack, demoApp, browser } = rig);
   await mkdir(screenshots, { recursive: true });
   trusted = selfSignedCertificate('hostile-corpus-trusted');
   untrusted = selfSignedCertificate('hostile-corpus-untrusted');
   idp = await startSamlCraftingIdp();
 
-  tenant = await tenantWithDomain('saml-acme');
-  other = await tenantWithDomain('saml-victim');
+  tenant = await verifiedDomainTenant(stack.service, dns, 'saml-acme');
+  other = await verifiedDomainTenant(stack.service, dns, 'saml-victim');
   const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/sso-connections`, {
     protocol: 'saml',
     metadata_xml: idp.metadata([trusted]),
@@ -84,11 +69,8 @@ beforeAll(async () => {
   await eventually(async () => (await admin.identityProviders.findOne({ alias: connection.idp_alias })) ?? undefined, 30_000, 'the SAML identity provider');
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await demoApp?.close();
   await idp?.close();
-  await dns?.close();
+  await rig?.close();
 });
 
 /** The fields of a response to `request` that Keycloak should take, asserting `email`. */

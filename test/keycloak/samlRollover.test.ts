@@ -1,22 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
-import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
-import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import type { RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
+import type { ActorStack } from '../support/actorStack.ts';
 import { startBrokeredSignIn } from '../support/brokeredSignIn.ts';
 import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, demoAppTokens } from '../support/demoAppSession.ts';
-import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
-import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
+import type { DnsServer } from '../support/dnsServer.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
-import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
-import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
+import type { TestBrowser } from '../support/keycloakBrowser.ts';
+import { keycloakContext } from '../support/keycloakContext.ts';
 import { startSamlCraftingIdp, type SamlCraftingIdp } from '../support/samlCraftingIdp.ts';
 import { assertionXml, idOf, responseXml, signElement, type AuthnRequestSeen } from '../support/samlMessages.ts';
+import { startSamlSignOnRig, type SamlSignOnRig } from '../support/samlSignOnRig.ts';
 import { selfSignedCertificate, type SigningKey } from '../support/selfSignedCertificate.ts';
-import { uniqueSlug } from '../support/testService.ts';
+import { verifiedDomainTenant } from '../support/verifiedDomainTenant.ts';
 
 /**
  * SPEC-EXTENSIONS §14's certificate rollover through the running stack: the IdP's metadata names certificate A, then
@@ -27,6 +26,7 @@ import { uniqueSlug } from '../support/testService.ts';
 const screenshots = resolve(import.meta.dirname, '../../.data/test/screenshots');
 const SIGN_INS = 100;
 
+let rig: SamlSignOnRig;
 let dns: DnsServer;
 let stack: ActorStack;
 let demoApp: RunningDemoApp;
@@ -39,25 +39,14 @@ let connection: { id: string; idp_alias: string };
 let email: string;
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  demoApp = await startDemoApp({ realmUrl: keycloakContext().realmUrl });
-  stack = await startActorStack({
-    settings: { DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SSO_ISSUER_ALLOWED_HOSTS: ['127.0.0.1'] },
-    idp: () => new KeycloakIdentityProvider(keycloakSettings()),
-  });
-  await configureDemoAppMapper({ 'registry.url': stack.service.baseUrl, 'timeout.ms': '5000' });
-  browser = await launchTestBrowser();
+  rig = await startSamlSignOnRig();
+  ({ dns, stack, demoApp, browser } = rig);
   await mkdir(screenshots, { recursive: true });
   a = selfSignedCertificate('rollover-a');
   b = selfSignedCertificate('rollover-b');
   idp = await startSamlCraftingIdp();
 
-  const slug = uniqueSlug('saml-roll');
-  const created = (await stack.service.request('POST', '/v1/tenants', { slug, name: `Rollover ${slug}` })).body.tenant;
-  const domain = (await stack.service.request('POST', `/v1/tenants/${created.id}/domains`, { domain: `${slug}.test` })).body;
-  await dns.setTxt(domain.verification.name, [domain.verification.value]);
-  expect((await stack.service.request('POST', `/v1/domains/${domain.id}/verify`)).body.state).toBe('verified');
-  tenant = { id: created.id, slug, domain: `${slug}.test` };
+  tenant = await verifiedDomainTenant(stack.service, dns, 'saml-roll');
   email = `rolling@${tenant.domain}`;
   const res = await stack.service.request('POST', `/v1/tenants/${tenant.id}/sso-connections`, { protocol: 'saml', metadata_xml: idp.metadata([a]), domains: [tenant.domain] });
   expect(res.status).toBe(201);
@@ -65,11 +54,8 @@ beforeAll(async () => {
   await eventually(async () => (await (await keycloakAdmin()).identityProviders.findOne({ alias: connection.idp_alias })) ?? undefined, 30_000, 'the SAML identity provider');
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await demoApp?.close();
   await idp?.close();
-  await dns?.close();
+  await rig?.close();
 });
 
 /** The IdP answers every request for the rollover's user, its assertion signed with `key`. */

@@ -5,9 +5,9 @@ import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentit
 import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
 import { claimsOf, demoAppTokens } from '../support/demoAppSession.ts';
-import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
+import { proveEmailIfAsked } from '../support/emailProof.ts';
 import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { launchTestBrowser, type TestBrowser } from '../support/keycloakBrowser.ts';
@@ -139,29 +139,6 @@ async function typeAddress(email: string): Promise<void> {
   await page.click('[type=submit]');
 }
 
-/** Keycloak asks a new account to verify its e-mail: the link of the mail it sent, opened in the same browser. */
-async function verifyEmailIfAsked(email: string): Promise<void> {
-  const { page } = browser;
-  const claims = page.locator('#access-claims:not(:empty)');
-  await claims.or(page.getByText(VERIFY_ASKED)).first().waitFor({ timeout: 30_000 });
-  if (await claims.count()) return;
-  await page.screenshot({ path: resolve(screenshots, 'sso-02a-verify-email.png'), fullPage: true });
-  const link = await eventually(async () => (await capturedMail(email)).flatMap(actionLinks).at(-1), 30_000, 'the verification e-mail');
-  await page.goto(link);
-  const proceed = page.getByRole('link', { name: /proceed/i });
-  const back = page.getByRole('link', { name: /back to application/i });
-  await claims.or(proceed).or(back).first().waitFor({ timeout: 30_000 });
-  if (await proceed.count()) {
-    await proceed.first().click();
-    await claims.or(back).first().waitFor({ timeout: 30_000 });
-  }
-  if (await claims.count()) return;
-  // The link ended a flow of its own: Jane signs in again, her address now proven.
-  await page.screenshot({ path: resolve(screenshots, 'sso-02b-verified.png'), fullPage: true });
-  await signInAtCustomer(email);
-  await claims.waitFor({ timeout: 30_000 });
-}
-
 /** Signs in at the customer's provider, reached through the tenant's domain, as `email` (the provider asserts it). */
 async function signInAtCustomer(email: string): Promise<void> {
   const { page } = browser;
@@ -257,7 +234,9 @@ describe('single sign-on through the tenant\'s own identity provider', () => {
     });
     if (await page.locator('#firstName').isVisible()) await page.click('[type=submit]');
     // The provider's e-mail is not trusted (§13: no tenant marks an address verified): Jane proves it by its link.
-    await verifyEmailIfAsked(`jane@${tenant.domain}`);
+    await proveEmailIfAsked(page, `jane@${tenant.domain}`, () => signInAtCustomer(`jane@${tenant.domain}`), (step) =>
+      page.screenshot({ path: resolve(screenshots, step === 'asked' ? 'sso-02a-verify-email.png' : 'sso-02b-verified.png'), fullPage: true }),
+    );
     const tokens = await demoAppTokens(page);
     await page.screenshot({ path: resolve(screenshots, 'sso-02-demo-app.png'), fullPage: true });
     expect(claimsOf(tokens.access_token)).toMatchObject({
