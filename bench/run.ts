@@ -37,6 +37,7 @@ import type { BenchRequest, LoadResult } from './loadRun.ts';
 import { childRunning, cpuOfTree, cpuPerRequest, waitUntilQuiet, type RequestCpu } from './processTree.ts';
 import { freePort, startNode, waitForHttp, waitForLine, type Child } from './processes.ts';
 import { runExport } from './exportRun.ts';
+import { measureAppendToReceiver } from './appendToReceiver.ts';
 import { benchMemberOf, keysToRotate, linkedDirectoryUsers, membersTenant, seed, seedInvitations, type Seeded, type Volumes } from './seed.ts';
 import { explainReads } from './statementPlans.ts';
 import { plannedReads } from './plannedReads.ts';
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
   const { measured, settled } = await runRows(selected, service, floors, serviceRss);
   measured.push(...(await runVariants(scenarios.find((s) => s.name === 'verify, valid key')!, service, floors)));
   const exported = chosen(EXPORT_ROW) ? await runExportRow(seeded, service.url, serviceRss) : undefined;
+  if (chosen(APPEND_TO_RECEIVER_ROW)) measured.push(...(await runAppendToReceiverRow(seeded, service, floors, serviceRss, runId)));
   const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service.url) : undefined;
   // A row without a ratio target (writes, the paced rows) is shown against the mean of every run of its floor.
   const floorMeans = Object.fromEntries(
@@ -248,6 +250,8 @@ async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderT
       IDP_ADMIN_URL: '',
       AUTH_ENABLED: 'false',
       PUBLIC_BASE_URL: serviceUrl,
+      // The append-to-receiver row's webhook receiver listens on loopback, which an endpoint may reach only when named.
+      AUDIT_STREAM_ALLOWED_HOSTS: '127.0.0.1',
       // The SCIM rows measure the path (its bucket is still checked on every request), not the directory's budget.
       SCIM_RATE_LIMIT_PER_SECOND: '1000000',
       // Each run makes two directories in one tenant and its 5,000 SCIM users (200 with --quick), and --reuse keeps
@@ -555,6 +559,46 @@ async function runExportRow(seeded: Seeded, serviceUrl: string, serviceRss: RssS
   return exported;
 }
 
+/**
+ * Append to receiver (issue 61): product events appended at APPEND_TO_RECEIVER_RATE, each timed until its webhook
+ * delivery arrives verified; beside it its floor, the bare Koa app paced at the same rate over the same connections.
+ */
+async function runAppendToReceiverRow(seeded: Seeded, service: ServiceUnderTest, floors: Floors, serviceRss: RssSampler, runId: string): Promise<MeasuredRow[]> {
+  const scenario: Scenario = {
+    name: APPEND_TO_RECEIVER_ROW,
+    floor: 'json',
+    connections: APPEND_TO_RECEIVER_CONNECTIONS,
+    duration: DURATION,
+    warmup: WARMUP,
+    rate: APPEND_TO_RECEIVER_RATE,
+    check: () => true,
+    targets: [{ label: 'p99 <= 2 s (append to verified delivery)', latency: true, pass: (r) => r.p99 <= 2000 && r.errors === 0 }],
+  };
+  log(`${APPEND_TO_RECEIVER_ROW} (${APPEND_TO_RECEIVER_CONNECTIONS} connections, ${DURATION} s)`);
+  const floor = await pacedFloor(floors, scenario, APPEND_TO_RECEIVER_RATE);
+  serviceRss.start();
+  // The CPU of the whole row, warm-up included: per event appended and delivered (the receiver is the load generator).
+  const cpuBefore = cpuOfServiceAndLoad(service.pid);
+  const result = await measureAppendToReceiver({
+    serviceUrl: service.url,
+    rate: APPEND_TO_RECEIVER_RATE,
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+    connections: APPEND_TO_RECEIVER_CONNECTIONS,
+    tenantIds: seeded.tenants.slice(0, 100).map((t) => t.id),
+    action: `bench.webhook.${runId}`,
+    drainMs: 30_000,
+  });
+  const measuredRow = { ...result, rss: serviceRss.stop() };
+  const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(service.pid), Math.round(APPEND_TO_RECEIVER_RATE * (DURATION + WARMUP)));
+  log(`  ${result.requests} events delivered (${result.rps.toFixed(0)}/s), append to verified delivery p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors; CPU ms/event: ${cpu.byGroup}`);
+  const floorName = `bare Koa, ${FLOOR_NAMES.json}, ${APPEND_TO_RECEIVER_RATE}/s offered over ${APPEND_TO_RECEIVER_CONNECTIONS} connections (floor of the row below)`;
+  return [
+    { scenario: { ...scenario, name: floorName, targets: [] }, result: floor, base: floor },
+    { scenario, result: measuredRow, base: floor, cpu },
+  ];
+}
+
 async function runTokenIssuance(seeded: Seeded, serviceUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
   const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
   const tokenIssuance = await measureTokenIssuance({
@@ -665,6 +709,10 @@ function printReport(run: {
 type Measured = LoadResult & { rss: number };
 
 const EXPORT_ROW = 'audit export, every event as NDJSON, one client';
+/** Issue 61: p99 <= 2 s from append to verified delivery at 500 events a second. */
+const APPEND_TO_RECEIVER_RATE = quick ? 50 : 500;
+const APPEND_TO_RECEIVER_CONNECTIONS = 16;
+const APPEND_TO_RECEIVER_ROW = `append to receiver (webhook, verified), ${APPEND_TO_RECEIVER_RATE}/s offered (req/s: events delivered/s)`;
 const LIMITED_ROW = 'verify, valid key, rate limits on (a second API process)';
 const METRICS_OFF_ROW = 'verify, valid key, metrics off (a second API process)';
 const METRICS_ON_ROW = 'verify, valid key, metrics on (a second API process)';

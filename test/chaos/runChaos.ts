@@ -7,13 +7,17 @@
  *   - each tenant provisioned exactly once: one organization, one user, one idp.invite_sent, one invite e-mail;
  *   - no acknowledged audit append lost;
  *   - no 5xx but 503;
- * and prints the figures and the convergence time. Exits non-zero when an invariant does not hold.
+ * and prints the figures and the convergence time. Then webhooks under chaos (issue #61, test/chaos/webhookChaos.ts):
+ * `--webhook-events` (10,000 by default) changes through the API, delivered to a receiver the run starts, while the
+ * worker, the API and PostgreSQL are SIGKILLed in turn; the receiver's capture must pass `npm run verify-events`.
+ * Exits non-zero when an invariant does not hold.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import protos from '@temporalio/proto';
@@ -23,6 +27,7 @@ import { freePort } from '../../platform/freePort.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { formatPayloadKeys, newPayloadKey } from '../../platform/temporal/payloadKeys.ts';
 import { startTemporalDevServer, type RunningDevServer } from '../../platform/temporalDevServer.ts';
+import { runWebhookChaos } from './webhookChaos.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dataDir = join(root, '.data', 'chaos');
@@ -35,6 +40,9 @@ const CREATES_PER_SECOND = 3;
 const APPENDS_PER_SECOND = 20;
 const VERIFIES_PER_SECOND = 10;
 const CONVERGENCE_LIMIT_MS = 150_000;
+const { values: flags } = parseArgs({ options: { 'webhook-events': { type: 'string', default: '10000' } } });
+const WEBHOOK_EVENTS = Number(flags['webhook-events']);
+if (!Number.isInteger(WEBHOOK_EVENTS) || WEBHOOK_EVENTS < 1) throw new Error(`--webhook-events must be a positive integer, not ${flags['webhook-events']}`);
 
 const ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort() };
 const DATABASE = 'tenant_registry';
@@ -78,6 +86,8 @@ const serviceEnv = {
   PROVISIONING_RETRY_INITIAL_MS: '500',
   PROVISIONING_RETRY_MAX_INTERVAL_MS: '4000',
   PROVISIONING_RETRY_MAX_ATTEMPTS: '20',
+  // The webhook phase's receiver listens on loopback, which an endpoint may reach only when named here.
+  AUDIT_STREAM_ALLOWED_HOSTS: '127.0.0.1',
 };
 const logDir = join(dataDir, 'logs');
 await mkdir(logDir, { recursive: true });
@@ -365,7 +375,37 @@ if (unprovisioned.length > 0) {
   }
   await connection.close();
 }
-const allHeld = invariants.every((i) => i.held);
+
+// ---- webhooks under chaos ----
+log(`webhooks: ${WEBHOOK_EVENTS} changes to a webhook receiver while the worker, the API and PostgreSQL are killed (SIGKILL) in turn`);
+const webhookInvariants = await runWebhookChaos(
+  {
+    root,
+    dataDir,
+    runId,
+    log,
+    call,
+    killWorker: () => killWorker(3000),
+    // Each fault once the one before it is over: an API that loses PostgreSQL while it starts exits, and nothing here
+    // restarts it as an orchestrator would.
+    killApi: async () => {
+      apiProcess.kill('SIGKILL');
+      await sleep(500);
+      apiProcess = startProcess('api/main.ts');
+      await waitReady(180_000);
+    },
+    killPostgres: async () => {
+      await postgres.kill();
+      await sleep(1000);
+      postgres = await startPostgres();
+    },
+  },
+  WEBHOOK_EVENTS,
+);
+console.log('');
+console.log('Webhook chaos invariants');
+for (const { name, held, figures } of webhookInvariants) console.log(`  ${held ? 'HELD  ' : 'BROKEN'} ${name}: ${figures}`);
+const allHeld = [...invariants, ...webhookInvariants].every((i) => i.held);
 console.log(allHeld ? 'All invariants held.' : 'SOME INVARIANTS DID NOT HOLD.');
 
 // ---- stop everything ----

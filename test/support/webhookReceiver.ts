@@ -4,6 +4,10 @@ import { Webhook } from 'standardwebhooks';
 /** One POST as the receiver took it, and which of the secrets it trusted then verified it (the standardwebhooks library). */
 export interface WebhookDelivery {
   webhookId: string;
+  /** The Standard Webhooks headers as received: what a capture keeps beside the body. */
+  headers: { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string };
+  /** When the request's body was complete (performance.now() of the receiving process). */
+  receivedAt: number;
   signatures: string[];
   contentType: string;
   body: string;
@@ -42,6 +46,8 @@ export async function startWebhookReceiver() {
       });
       deliveries.push({
         webhookId: headers['webhook-id'],
+        headers,
+        receivedAt: performance.now(),
         signatures: headers['webhook-signature'].split(' '),
         contentType: String(req.headers['content-type']),
         body,
