@@ -47,9 +47,8 @@ export interface WebhookDeliveryActivityOptions {
  * The request of one event: its CloudEvent (the feed's bytes) as the body, signed with every key that signs now;
  * `webhook-id` is the CloudEvent's id, the same on every retry and replay, so a receiver tells a repeat by it.
  */
-function deliveryOf(endpoint: DeliverableWebhookEndpoint, row: ChainedEventRow): { body: string; headers: Record<string, string> } {
+function deliveryOf(keys: readonly Buffer[], row: ChainedEventRow): { body: string; headers: Record<string, string> } {
   const body = renderCloudEvent(row);
-  const keys = endpoint.signingSecrets.map(webhookSecretKey);
   return {
     body,
     headers: {
@@ -75,11 +74,12 @@ export function createWebhookDeliveryActivities(options: WebhookDeliveryActivity
     const target = await resolveStreamTarget(streamHost(endpoint.url), targets);
     if ('refused' in target) return fail(`delivery of sequence ${events[0]!.id} refused: ${target.refused}`);
     const agent = agentPinnedTo(target.addresses);
+    const keys = endpoint.signingSecrets.map(webhookSecretKey);
     let lastHeartbeat = performance.now();
     try {
       for (const row of events) {
         try {
-          await signedPost({ url: endpoint.url, agent, ...deliveryOf(endpoint, row), timeoutMs, what: `sequence ${row.id}` });
+          await signedPost({ url: endpoint.url, agent, ...deliveryOf(keys, row), timeoutMs, what: `sequence ${row.id}` });
         } catch (error) {
           return await fail((error as Error).message);
         }
