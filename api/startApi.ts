@@ -26,6 +26,7 @@ import { startAuditStreamReconciler } from './temporalClients/auditStreamReconci
 import { WebhookDeliveryClient } from './temporalClients/webhookDeliveryClient.ts';
 import { startWebhookDeliveryReconciler } from './temporalClients/webhookDeliveryReconciler.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
+import { untilAvailable } from '../platform/untilAvailable.ts';
 
 export interface RunningApi {
   http: RunningHttpServer;
@@ -62,7 +63,8 @@ export async function startApi(options: {
   const changes = startChangeListener({ databaseUrl: orm.config.get('clientUrl')!, cache, log });
   const cacheSweep = startCacheSweep(cache);
   const stores = postgresStores(orm, options.secretBox);
-  const sealed = await stores.auditStreams.sealPlaintextSecrets();
+  // PostgreSQL may go away between the schema check and here (a database restarting): the start waits for it again.
+  const sealed = await untilAvailable('PostgreSQL', () => stores.auditStreams.sealPlaintextSecrets(), log);
   if (sealed > 0) log.info({ sealed }, 'encrypted the secrets of audit streams stored before secrets were encrypted');
   const requests = requestAdmissionOf(settings);
   // The scrape reads the checks /readyz answers with, made (and cached) by createApp below.

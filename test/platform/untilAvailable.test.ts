@@ -91,6 +91,37 @@ describe('starting while a dependency is down', () => {
     await proxy.close();
   });
 
+  it('the API that loses PostgreSQL in the middle of its start (after the schema check) waits for it too, rather than exiting', async () => {
+    const databaseUrl = new URL(inject('databaseUrl'));
+    const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
+    // The first statement of the start after the schema check: the audit streams' secrets sealed.
+    proxy.cutWhenClientSends('secret_encrypted is null');
+    const port = await freePort();
+    const { child, lines } = run('api/main.ts', {
+      DATABASE_URL: viaProxy(inject('runtimeDatabaseUrl'), proxy.address),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
+      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
+      TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
+      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await eventually(async () => lines.some((line) => line.includes('"msg":"waiting for PostgreSQL"')) || child.exitCode !== null, 30_000, 'the cut noticed');
+    expect(child.exitCode).toBeNull();
+    proxy.restore();
+    const base = `http://127.0.0.1:${port}`;
+    await Promise.race([
+      eventually(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 60_000, 'ready once PostgreSQL is back'),
+      exited.then((code) => Promise.reject(new Error(`the API exited with ${code}: ${lines.slice(-5).join('\n')}`))),
+    ]);
+    expect((await fetch(`${base}/v1/tenants?limit=1`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await proxy.close();
+  }, 90_000);
+
   it('the worker waits for Temporal, logging each attempt, and connects once it is back', async () => {
     const [host, port] = inject('temporalAddress').split(':');
     const proxy = await startTcpProxy({ host: host!, port: Number(port) });

@@ -11,6 +11,11 @@ export type ProxyListenerOf = (onClient: (client: Socket) => void) => Server;
 export async function startTcpProxy(target: { host: string; port: number }, listenerOf: ProxyListenerOf = (onClient) => createServer(onClient)) {
   const sockets = new Set<Socket>();
   let open = true;
+  let cutOn: Buffer | undefined;
+  const cut = () => {
+    open = false;
+    for (const s of sockets) s.destroy();
+  };
   const server: Server = listenerOf((client) => {
     if (!open) return client.destroy();
     const upstream = connect(target.port, target.host);
@@ -22,15 +27,23 @@ export async function startTcpProxy(target: { host: string; port: number }, list
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (cutOn && chunk.includes(cutOn)) {
+        cutOn = undefined;
+        return cut();
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     address: `127.0.0.1:${port}`,
-    cut() {
-      open = false;
-      for (const s of sockets) s.destroy();
+    cut,
+    /** Cuts the moment a client sends bytes containing `needle` (a statement's text), before they reach the server. */
+    cutWhenClientSends(needle: string) {
+      cutOn = Buffer.from(needle);
     },
     restore() {
       open = true;
