@@ -21,6 +21,8 @@ export interface ApiMetrics {
   /** The verifications counter's series, one per verdict code, made once (verify is the hottest path). */
   verificationsByCode: Record<VerifyCode, Counter.Internal>;
   claimsResolutions: Counter<'outcome'>;
+  /** The claims calls' sign-in decisions (SPEC-EXTENSIONS §15): `allow`, or `deny` with its reason. */
+  signInDecisions: Counter<'decision' | 'reason'>;
 }
 
 export interface ApiMetricSources {
@@ -145,10 +147,23 @@ export function createApiMetrics(sources: ApiMetricSources): ApiMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
       registers: [registry],
     }),
+    ...claimsCounters(registry),
+  };
+}
+
+/** The claims path's counters: its outcomes, and the sign-in decisions of the calls that named a client. */
+function claimsCounters(registry: Registry): Pick<ApiMetrics, 'claimsResolutions' | 'signInDecisions'> {
+  return {
     claimsResolutions: new Counter({
       name: 'tenant_registry_claims_resolutions_total',
       help: 'Claims resolutions for the identity provider by outcome (resolved, or the error code)',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    signInDecisions: new Counter({
+      name: 'tenant_registry_sign_in_decisions_total',
+      help: 'Sign-in decisions of the claims calls that named a client: allow, or deny with its reason',
+      labelNames: ['decision', 'reason'] as const,
       registers: [registry],
     }),
   };

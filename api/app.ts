@@ -21,6 +21,7 @@ import { PORTAL_PATH_PREFIX, portalRoutes } from './portal/portalRoutes.ts';
 import { RegistryCache } from '../domain/reads/registryCache.ts';
 import { DeepAuditPages } from '../domain/audit/deepAuditPages.ts';
 import { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import { SignInAuditLog } from '../domain/audit/signInAuditLog.ts';
 import { InFlightLimit } from '../domain/rateLimits/inFlightLimit.ts';
 import { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import { postgresStores } from '../store/postgresStores.ts';
@@ -76,6 +77,10 @@ function completeContext(deps: AppDependencies): AppContext {
     }),
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
+    signInAudit: new SignInAuditLog((appends) => stores.audit.insertBatch(appends), {
+      flushAfterMs: deps.settings.SIGN_IN_AUDIT_FLUSH_MS,
+      onError: (err) => deps.log.warn({ err }, 'sign-in audit events not written yet'),
+    }),
     deepAuditPages: new DeepAuditPages(),
     auditReads: { inFlight: new InFlightLimit(deps.settings.AUDIT_EXPORTS_IN_FLIGHT), statementTimeoutMs: deps.settings.AUDIT_STATEMENT_TIMEOUT_MS },
     keyVerification: {

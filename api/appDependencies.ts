@@ -10,6 +10,7 @@ import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
 import type { AuditAppendBatcher } from '../domain/audit/auditAppendBatcher.ts';
+import type { SignInAuditLog } from '../domain/audit/signInAuditLog.ts';
 import type { AuditReadLimits } from '../domain/audit/auditReadLimits.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
@@ -67,6 +68,8 @@ export interface AppContext extends AppDependencies, RegistryContext {
   cache: RegistryCache;
   /** Writes POST /v1/audit appends, several to a statement under load. */
   auditAppends: AuditAppendBatcher;
+  /** Appends the claims path's sign-in events in the background, a batch at a time; closed (written out) at stop. */
+  signInAudit: SignInAuditLog;
   /** The slots and statement timeout of the audit exports and integrity checks of this process. */
   auditReads: AuditReadLimits;
   /** Which audit pages below the head are final, and their ETags. */

@@ -134,8 +134,9 @@ export async function startApi(options: {
     async stop() {
       await Promise.all([http.close(settings.SHUTDOWN_GRACE_MS), internalHttp?.close(settings.SHUTDOWN_GRACE_MS)]);
       await metricsServer?.close();
-      // The verifies just answered may have marked keys as used.
+      // The verifies just answered may have marked keys as used, and the claims calls refused sign-ins.
       await context.lastUsedMarks.flush();
+      await context.signInAudit.close();
       await relay.stop();
       await streamReconciler.stop();
       await changes.stop();

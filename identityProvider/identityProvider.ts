@@ -1,4 +1,5 @@
 import type { MembershipStatus } from '../domain/members/memberRecord.ts';
+import type { SignInPolicy } from '../domain/signIn/signInPolicy.ts';
 import type { UserDirectory } from '../domain/members/userDirectory.ts';
 import type { IdpFailureKind } from '../domain/provisioning/provisioningVocabulary.ts';
 
@@ -128,7 +129,10 @@ export interface IdentityProvider extends UserDirectory {
  */
 export const TENANT_MEMBERSHIPS_ATTRIBUTE = 'tenant_memberships';
 
-/** One tenant's claims of one user, as pushed into its attributes. */
+/**
+ * One tenant's claims of one user, as pushed into its attributes, with what the extension needs to decide a sign-in
+ * alone while the registry cannot be asked (SPEC-EXTENSIONS §15; domain/signIn/signInDecision.ts is the rule).
+ */
 export interface PushedMembership {
   tenant_id: string;
   tenant_slug: string;
@@ -138,6 +142,16 @@ export interface PushedMembership {
   org_roles: string[];
   permissions: string[];
   membership_status: MembershipStatus;
+  /** The member may sign in without the tenant's SSO when the tenant requires it. */
+  break_glass: boolean;
+  /** The tenant's sign-in policy, defaults filled in. */
+  sign_in: SignInPolicy;
+  /** Clients of the products the tenant holds a current entitlement to. */
+  entitled_clients: string[];
+  /** Clients of the other products: refused (not_entitled). A client in neither list belongs to no product. */
+  refused_clients: string[];
+  /** Clients of the products that chose `fail: closed`: refused while the registry cannot be asked. */
+  fail_closed_clients: string[];
 }
 
 /** The attribute's values with this tenant's replaced (or removed, for null), ordered by tenant slug. */

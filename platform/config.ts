@@ -181,6 +181,11 @@ const Settings = z.object({
   /** Audit appends waiting for the database before POST /v1/audit answers 503 (a bound on memory when it is slow). */
   AUDIT_APPEND_MAX_QUEUED: integer(2_000),
   /**
+   * How long a sign-in's audit event (sign_in.refused, member.break_glass_used) waits in memory for others to be
+   * written with it; a clean stop writes what waits. The claims call that caused it never waits on it.
+   */
+  SIGN_IN_AUDIT_FLUSH_MS: integer(200),
+  /**
    * Audit exports and integrity checks one API process runs at once (together); one more is answered 429 with
    * Retry-After instead of waiting. Each walks up to the whole log.
    */

@@ -25,7 +25,7 @@ import { isUuid } from './uuidShape.ts';
  * A member with its roles' slugs and their permissions' union, each sorted with the C collation (code-point order, as
  * domain/members/memberRoles.ts sorts) whatever the database's locale.
  */
-const MEMBER_COLUMNS = `m.tenant_id, m.user_id, m.email, m.name, m.status, m.source, m.created_at, m.updated_at,
+const MEMBER_COLUMNS = `m.tenant_id, m.user_id, m.email, m.name, m.status, m.source, m.break_glass, m.created_at, m.updated_at,
   array(select r.slug from member_roles mr join roles r on r.id = mr.role_id
          where mr.tenant_id = m.tenant_id and mr.user_id = m.user_id order by r.slug collate "C") as roles,
   array(select distinct g.permission collate "C" from member_roles mr join role_permissions g on g.role_id = mr.role_id
@@ -38,6 +38,7 @@ interface MemberRow {
   name: string;
   status: MemberStatus;
   source: MemberSource;
+  break_glass: boolean;
   roles: string[];
   permissions: string[];
   /** Timestamps may arrive as text from the pool: read them through `new Date()`. */
@@ -54,6 +55,7 @@ const memberRowToRecord = (r: MemberRow): MemberRecord => ({
   permissions: r.permissions,
   status: r.status,
   source: r.source,
+  breakGlass: r.break_glass,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -101,10 +103,11 @@ export async function lockKnownRoles(sql: Sql, tenantId: string, slugs: string[]
 export async function writeMember(sql: Sql, member: MemberRecord, before: MemberRecord | undefined): Promise<void> {
   await sql.query({
     name: 'member_put',
-    text: `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8)
+    text: `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at, break_glass)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::boolean, false))
            on conflict (tenant_id, user_id) do update set email = excluded.email, name = excluded.name, status = excluded.status,
-             source = excluded.source, updated_at = excluded.updated_at`,
-    values: [member.tenantId, member.userId, member.email, member.name, member.status, member.source, member.createdAt, member.updatedAt],
+             source = excluded.source, updated_at = excluded.updated_at, break_glass = coalesce($9::boolean, members.break_glass)`,
+    values: [member.tenantId, member.userId, member.email, member.name, member.status, member.source, member.createdAt, member.updatedAt, member.breakGlass ?? null],
   });
   if (before && before.roles.join(' ') === member.roles.join(' ')) return;
   const values = [member.tenantId, member.userId, member.roles];

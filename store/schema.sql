@@ -111,7 +111,9 @@ CREATE TABLE public.catalog_products (
   demo_url text,
   supports_trial boolean NOT NULL,
   position integer NOT NULL,
-  CONSTRAINT catalog_products_pkey PRIMARY KEY (key)
+  sign_in_fail text DEFAULT 'open'::text NOT NULL,
+  CONSTRAINT catalog_products_pkey PRIMARY KEY (key),
+  CONSTRAINT catalog_products_sign_in_fail_check CHECK (sign_in_fail = ANY (ARRAY['open'::text, 'closed'::text]))
 );
 CREATE TRIGGER catalog_products_notify_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON catalog_products FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_catalog_change();
 
@@ -344,6 +346,7 @@ CREATE TABLE public.members (
   source text NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  break_glass boolean DEFAULT false NOT NULL,
   CONSTRAINT members_pkey PRIMARY KEY (tenant_id, user_id),
   CONSTRAINT members_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
   CONSTRAINT members_source_check CHECK (source = ANY (ARRAY['provisioning'::text, 'invitation'::text, 'registry'::text, 'directory'::text, 'sso'::text])),
@@ -405,6 +408,16 @@ CREATE TABLE public.portal_sessions (
   CONSTRAINT portal_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
 
+CREATE TABLE public.product_clients (
+  client_id text NOT NULL,
+  product text NOT NULL,
+  created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+  CONSTRAINT product_clients_pkey PRIMARY KEY (client_id),
+  CONSTRAINT product_clients_product_fkey FOREIGN KEY (product) REFERENCES catalog_products(key) ON DELETE CASCADE
+);
+CREATE INDEX product_clients_product_idx ON public.product_clients USING btree (product);
+CREATE TRIGGER product_clients_notify_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON product_clients FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_catalog_change();
+
 CREATE TABLE public.provisioning_invites (
   run_key text NOT NULL,
   tenant_id uuid NOT NULL,
@@ -461,6 +474,8 @@ CREATE TABLE public.sso_connections (
   CONSTRAINT sso_connections_state_check CHECK (state = ANY (ARRAY['active'::text, 'inactive'::text]))
 );
 CREATE INDEX sso_connections_tenant_idx ON public.sso_connections USING btree (tenant_id, created_at);
+CREATE TRIGGER sso_connections_notify_tenant AFTER INSERT OR DELETE ON sso_connections FOR EACH ROW EXECUTE FUNCTION registry_notify_tenant_change();
+CREATE TRIGGER sso_connections_notify_tenant_update AFTER UPDATE ON sso_connections FOR EACH ROW WHEN (old.state IS DISTINCT FROM new.state OR old.idp_alias IS DISTINCT FROM new.idp_alias OR old.tenant_id IS DISTINCT FROM new.tenant_id) EXECUTE FUNCTION registry_notify_tenant_change();
 
 CREATE TABLE public.tenant_actor_outbox (
   id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,

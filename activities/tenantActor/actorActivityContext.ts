@@ -7,7 +7,7 @@ import { providerStepOf, type ProviderStep } from './providerStep.ts';
 /** What the worker gives the tenant actor's activities (createTenantActorActivities). */
 export interface TenantActorActivityDeps {
   stores: Pick<RegistryStores, 'tenants' | 'audit' | 'members'> &
-    Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections' | 'directories' | 'directoryUsers' | 'directoryGroups'>>;
+    Partial<Pick<RegistryStores, 'invites' | 'invitations' | 'outbox' | 'domains' | 'ssoConnections' | 'directories' | 'directoryUsers' | 'directoryGroups' | 'catalog'>>;
   /** Domains' TXT look-ups and their times; absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
   idp: IdentityProvider;

@@ -2,7 +2,7 @@ import { log } from '@temporalio/activity';
 import { IdpError, type PushedMembership, type TenantRef } from '../../identityProvider/identityProvider.ts';
 import type { ActorActivityContext } from './actorActivityContext.ts';
 import { asActivityFailure } from './activityFailures.ts';
-import { pushedMembershipOf } from './pushedMembership.ts';
+import { productClientsFor, pushedMembershipOf } from './pushedMembership.ts';
 
 /** The tenant's organization in the provider, made if it is missing (the first step of whatever needs it). */
 export const ensureOrganization = ({ step, idp }: ActorActivityContext, tenant: TenantRef) =>
@@ -18,16 +18,17 @@ export const pushTenantClaims = (context: ActorActivityContext, tenantId: string
  * A member the provider does not have (a user deleted there) is skipped: there is nothing to write into, and one
  * such member must not hold back the tenant's push.
  */
-async function pushClaimsToMembers({ stores, idp }: ActorActivityContext, tenantId: string, asOf?: number): Promise<{ users: number }> {
+async function pushClaimsToMembers(context: ActorActivityContext, tenantId: string, asOf?: number): Promise<{ users: number }> {
+  const { stores, idp } = context;
   const tenant = await stores.tenants.snapshot({ by: 'id', id: tenantId });
   if (!tenant) return { users: 0 };
   const now = asOf ?? Date.now();
-  const members = await stores.members.allOfTenant(tenantId);
+  const [members, clients] = await Promise.all([stores.members.allOfTenant(tenantId), productClientsFor(context)]);
   const userIds = await asActivityFailure(() => idp.listTenantUserIds(tenantId));
   const memberIds = new Set(members.map((member) => member.userId));
   const pushes: [string, PushedMembership][] = [
-    ...members.map((member): [string, PushedMembership] => [member.userId, pushedMembershipOf(tenant, member, now)]),
-    ...userIds.filter((userId) => !memberIds.has(userId)).map((userId): [string, PushedMembership] => [userId, pushedMembershipOf(tenant, undefined, now)]),
+    ...members.map((member): [string, PushedMembership] => [member.userId, pushedMembershipOf(tenant, member, now, clients)]),
+    ...userIds.filter((userId) => !memberIds.has(userId)).map((userId): [string, PushedMembership] => [userId, pushedMembershipOf(tenant, undefined, now, clients)]),
   ];
   let skipped = 0;
   for (const [userId, membership] of pushes) {

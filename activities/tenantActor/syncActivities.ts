@@ -14,7 +14,7 @@ import { organizationNameOf } from '../../domain/provisioning/provisioningVocabu
 import type { ActorActivityContext } from './actorActivityContext.ts';
 import { asActivityFailure } from './activityFailures.ts';
 import { ensureOrganization } from './organizationActivities.ts';
-import { pushedMembershipOf } from './pushedMembership.ts';
+import { productClientsFor, pushedMembershipOf } from './pushedMembership.ts';
 
 /** The tenant as the provider's organization knows it. */
 const tenantRefOf = (tenant: Pick<TenantRecord, 'id' | 'slug' | 'name'>): TenantRef => ({ tenantId: tenant.id, slug: tenant.slug, name: organizationNameOf(tenant) });
@@ -26,15 +26,17 @@ const tenantRefOf = (tenant: Pick<TenantRecord, 'id' | 'slug' | 'name'>): Tenant
  * roles; a user that is no member (removed) is out of it with the tenant's value removed.
  */
 export async function syncMemberNow(
-  { stores, idp }: ActorActivityContext,
+  context: ActorActivityContext,
   tenantId: string,
   userId: string,
   asOf: number,
 ): Promise<{ membership: PushedMembership['membership_status'] | 'removed' }> {
-  const [tenant, snapshot, member] = await Promise.all([
+  const { stores, idp } = context;
+  const [tenant, snapshot, member, clients] = await Promise.all([
     stores.tenants.find({ by: 'id', id: tenantId }),
     stores.tenants.snapshot({ by: 'id', id: tenantId }),
     stores.members.find(tenantId, userId),
+    productClientsFor(context),
   ]);
   if (!tenant || !snapshot) {
     // Members go with their tenant: there is no organization of theirs to match.
@@ -45,7 +47,7 @@ export async function syncMemberNow(
   const inOrganization = member !== undefined && member.status !== 'inactive';
   if (inOrganization) await asActivityFailure(() => idp.ensureMembership(organizationId, userId));
   else await asActivityFailure(() => idp.removeMembership(organizationId, userId));
-  const pushed = member ? pushedMembershipOf(snapshot, member, asOf) : null;
+  const pushed = member ? pushedMembershipOf(snapshot, member, asOf, clients) : null;
   await asActivityFailure(() => idp.pushMembership(userId, tenant.slug, pushed));
   log.info('synced member', { tenantId, userId, membership: pushed?.membership_status ?? 'removed' });
   return { membership: pushed?.membership_status ?? 'removed' };

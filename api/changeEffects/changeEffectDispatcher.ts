@@ -37,6 +37,7 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     for (const userId of change.staleUsers ?? []) this.#deps.cache.invalidateUser(userId);
     for (const tenantId of change.staleMemberLists ?? []) this.#deps.cache.invalidateMemberList(tenantId);
     if (change.staleAllMembers) this.#deps.cache.invalidateAllMembers();
+    if (change.staleCatalog) this.#deps.cache.invalidateCatalog();
     for (const directoryId of change.staleDirectories ?? []) this.#deps.cache.invalidateDirectory(directoryId);
     for (const listing of change.staleListings ?? []) this.#deps.cache.invalidateListing(listing);
     for (const handOff of change.handOffs ?? []) {

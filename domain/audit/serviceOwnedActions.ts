@@ -4,7 +4,7 @@
  * `role.updated`, or pre-empt a workflow's outcome event.
  */
 export const SERVICE_OWNED_ACTION_PREFIXES = [
-  'tenant.', 'api_key.', 'entitlement.', 'catalog.', 'idp.', 'audit.', 'permission.', 'role.', 'member.', 'invitation.', 'domain.', 'sso.', 'directory.', 'portal.',
+  'tenant.', 'api_key.', 'entitlement.', 'catalog.', 'idp.', 'audit.', 'permission.', 'role.', 'member.', 'invitation.', 'domain.', 'sso.', 'directory.', 'portal.', 'sign_in.',
 ] as const;
 
 /** The actor type of the service's own events (SYSTEM_ACTOR). */

@@ -8,6 +8,8 @@ export function toCatalogEntry(r: CatalogProductRecord): CatalogEntry {
     description: r.description,
     plans_required: r.plansRequired,
     supports_trial: r.supportsTrial,
+    client_ids: r.clientIds,
+    fail: r.fail,
   };
   if (r.demoUrl) entry.demo_url = r.demoUrl;
   return entry;

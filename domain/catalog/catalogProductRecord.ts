@@ -1,3 +1,5 @@
+import type { SignInFailMode } from '../signIn/productClients.ts';
+
 /** A product of the self-service catalog (seeded by a migration). */
 export interface CatalogProductRecord {
   key: string;
@@ -7,4 +9,8 @@ export interface CatalogProductRecord {
   demoUrl: string | null;
   supportsTrial: boolean;
   position: number;
+  /** The identity-provider clients that sign its users in, sorted (SPEC-EXTENSIONS §15). */
+  clientIds: string[];
+  /** What its sign-ins do while the registry cannot be asked. */
+  fail: SignInFailMode;
 }

@@ -26,6 +26,8 @@ export interface CommittedChange {
   staleMemberLists?: string[];
   /** A role's permissions changed or a role went: every cached member may hold it. */
   staleAllMembers?: boolean;
+  /** The catalog or a product's clients changed: its listing and the products' clients. */
+  staleCatalog?: boolean;
   /** Directories whose record, users or groups changed: what their SCIM reads answer. */
   staleDirectories?: string[];
   /** Listings whose pages changed (domain/reads/keptListing.ts: the tenants', a tenant's API keys or invitations). */

@@ -8,6 +8,7 @@ export const grantOf = (member: MemberRecord): MembershipGrant => ({
   status: member.status,
   roles: member.roles,
   permissions: member.permissions,
+  breakGlass: member.breakGlass ?? false,
 });
 
 /**

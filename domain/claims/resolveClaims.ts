@@ -10,11 +10,19 @@ import type { TenantRepository } from '../tenants/tenantRepository.ts';
 import { memberClaimsOf, tenantOfMemberships } from './memberClaims.ts';
 import { membershipGrantsOf } from './membershipGrants.ts';
 import { readOrStale } from '../reads/readOrStale.ts';
+import type { CatalogRepository } from '../catalog/catalogRepository.ts';
+import { productClientsOf } from '../signIn/productClientsOf.ts';
+import { signInAnswerOf } from '../signIn/signInAnswer.ts';
+import type { SignInEventSink } from '../signIn/signInEvents.ts';
 
-/** What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships. */
+/**
+ * What the claims path reads: tenants' snapshots and, for a request with a user id, the user's memberships; for one
+ * with a client id, the products' clients.
+ */
 export interface ClaimsStores {
   tenants: Pick<TenantRepository, 'snapshot'>;
   members: Pick<MemberRepository, 'ofUser'>;
+  catalog: Pick<CatalogRepository, 'clients'>;
 }
 
 /**
@@ -36,10 +44,17 @@ export function claimsOfSnapshot(tenant: CachedTenant, orgRoles: string[], now: 
 
 /**
  * The hot path of the identity provider's token mapper: answered from the registry cache when it holds the tenant
- * (and the user's memberships), else from one read of each, which then fills the cache.
+ * (and the user's memberships, and the products' clients), else from one read of each, made together, which then
+ * fills the cache. With a client id the answer carries the sign-in's decision, whose events go to `signIns`.
  */
-export async function resolveClaims(stores: ClaimsStores, request: ClaimsRequest, cache?: RegistryCache, reach: TenantReach = EVERY_TENANT): Promise<Claims> {
-  if (request.user_id !== undefined) return claimsOfMember(stores, request.user_id, request, cache, reach);
+export async function resolveClaims(
+  stores: ClaimsStores,
+  request: ClaimsRequest,
+  cache?: RegistryCache,
+  reach: TenantReach = EVERY_TENANT,
+  signIns?: SignInEventSink,
+): Promise<Claims> {
+  if (request.user_id !== undefined) return claimsOfMember(stores, request.user_id, request, cache, reach, signIns);
   const tenant = await tenantSnapshotOf(stores.tenants, tenantLookupFor(request), cache);
   requireReach(reach, tenant.id);
   return claimsOfSnapshot(tenant, orgRolesFrom(request), Date.now());
@@ -50,11 +65,19 @@ export async function resolveClaims(stores: ClaimsStores, request: ClaimsRequest
  * names, else the user's single active membership, else the one its attributes name, if it is a member there: a user
  * is never given a tenant's claims through its attributes alone. user_attrs.org_roles do not count.
  */
-async function claimsOfMember(stores: ClaimsStores, userId: string, request: ClaimsRequest, cache: RegistryCache | undefined, reach: TenantReach): Promise<Claims> {
+async function claimsOfMember(
+  stores: ClaimsStores,
+  userId: string,
+  request: ClaimsRequest,
+  cache: RegistryCache | undefined,
+  reach: TenantReach,
+  signIns: SignInEventSink | undefined,
+): Promise<Claims> {
   const named = namedTenantOf(request);
-  const [grants, namedTenant] = await Promise.all([
+  const [grants, namedTenant, clients] = await Promise.all([
     membershipGrantsOf(stores.members, userId, cache),
     named ? tenantSnapshotOf(stores.tenants, named, cache) : undefined,
+    request.client_id !== undefined ? productClientsOf(stores.catalog, cache) : undefined,
   ]);
   let tenant = namedTenant;
   if (!tenant) {
@@ -67,7 +90,11 @@ async function claimsOfMember(stores: ClaimsStores, userId: string, request: Cla
   const grant = grants.find((g) => g.tenantId === tenantId);
   if (!named && !grant) throw new AppError('not_found', 'tenant not found: the user is not a member of the tenant its attributes name');
   const member = memberClaimsOf(grant);
-  return { ...claimsOfSnapshot(tenant, member.org_roles, Date.now()), permissions: member.permissions, membership_status: member.membership_status };
+  const now = Date.now();
+  const claims: Claims = { ...claimsOfSnapshot(tenant, member.org_roles, now), permissions: member.permissions, membership_status: member.membership_status };
+  const clientId = request.client_id;
+  if (clientId === undefined || !clients) return claims;
+  return { ...claims, ...signInAnswerOf(tenant, grant, { ...request, client_id: clientId, user_id: userId }, claims.products ?? [], clients, now, signIns) };
 }
 
 async function tenantSnapshotOf(tenants: ClaimsStores['tenants'], lookup: TenantLookup, cache: RegistryCache | undefined): Promise<CachedTenant> {

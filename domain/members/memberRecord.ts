@@ -20,6 +20,11 @@ export interface MemberRecord {
   permissions: string[];
   status: MemberStatus;
   source: MemberSource;
+  /**
+   * May sign in without the tenant's required SSO (SPEC-EXTENSIONS §15), set by members:write only. Always read;
+   * absent in a record a change made from scratch, which then keeps what is stored (false for a new member).
+   */
+  breakGlass?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -30,4 +35,5 @@ export interface MembershipGrant {
   status: MemberStatus;
   roles: string[];
   permissions: string[];
+  breakGlass: boolean;
 }

@@ -11,6 +11,7 @@ export const toMember = (m: MemberRecord): Member => ({
   permissions: m.permissions,
   status: m.status,
   source: m.source,
+  break_glass: m.breakGlass ?? false,
   created_at: isoTimestamp(m.createdAt),
   updated_at: isoTimestamp(m.updatedAt),
 });

@@ -6,6 +6,7 @@ import { ListingCache } from './listingCache.ts';
 import { TENANT_LISTING, apiKeyListing, invitationListing } from './listingNames.ts';
 import { MemberListCache } from './memberListCache.ts';
 import { MembershipGrantCache } from './membershipGrantCache.ts';
+import { ProductClientCache } from './productClientCache.ts';
 import { TenantCache } from './tenantCache.ts';
 
 /**
@@ -34,7 +35,7 @@ import { TenantCache } from './tenantCache.ts';
  */
 
 /** The cache's parts as the metrics name them. */
-export type CachePart = 'api_key' | 'missing_api_key' | 'tenant' | 'tenant_document' | 'entitlements' | 'member' | 'member_list' | 'directory' | 'directory_read' | 'listing';
+export type CachePart = 'api_key' | 'missing_api_key' | 'tenant' | 'tenant_document' | 'entitlements' | 'member' | 'member_list' | 'directory' | 'directory_read' | 'listing' | 'product_clients';
 
 export interface RegistryCacheOptions {
   /** 0 disables the cache. */
@@ -66,6 +67,7 @@ export class RegistryCache {
   readonly memberLists: MemberListCache;
   readonly directories: DirectoryCache;
   readonly listings: ListingCache;
+  readonly productClients: ProductClientCache;
 
   constructor(options: RegistryCacheOptions) {
     this.#validity = new CacheValidity(options.ttlMs, options.ttlMs > 0 ? (options.staleIfErrorMs ?? 0) : 0, options.now ?? Date.now);
@@ -79,6 +81,7 @@ export class RegistryCache {
     this.memberLists = new MemberListCache(this.#validity, options.maxListedMembers ?? 10_000);
     this.directories = new DirectoryCache(this.#validity, maxTenants, options.maxDirectoryReadBytes ?? 24 * 1024 * 1024);
     this.listings = new ListingCache(this.#validity, options.maxListingBytes ?? 16 * 1024 * 1024);
+    this.productClients = new ProductClientCache(this.#validity);
   }
 
   /**
@@ -137,10 +140,11 @@ export class RegistryCache {
     this.directories.forget(id);
   }
 
-  /** A product of the catalog was added, changed or removed (a migration's or an operator's statement). */
+  /** A product of the catalog, or its clients, was added, changed or removed (a migration's or an operator's statement). */
   invalidateCatalog(): void {
     this.#validity.invalidated();
     this.documents.forgetCatalog();
+    this.productClients.forget();
   }
 
   /** A role's permissions changed or a role went: any cached user may hold it, any tenant's member list show it. */
@@ -165,6 +169,7 @@ export class RegistryCache {
       ...this.memberLists.held(),
       ...this.directories.held(),
       ...this.listings.held(),
+      ...this.productClients.held(),
     };
   }
 
@@ -179,7 +184,7 @@ export class RegistryCache {
   }
 
   #parts(): { clear(): void; sweep(now: number): void }[] {
-    return [this.apiKeys, this.tenants, this.documents, this.grants, this.memberLists, this.directories, this.listings];
+    return [this.apiKeys, this.tenants, this.documents, this.grants, this.memberLists, this.directories, this.listings, this.productClients];
   }
 
   /**

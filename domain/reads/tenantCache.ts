@@ -1,13 +1,18 @@
 import { BoundedTtlMap } from './boundedTtlMap.ts';
 import type { CacheValidity } from './cacheValidity.ts';
+import type { SignInPolicy } from '../signIn/signInPolicy.ts';
 
-/** A tenant as verify (its status) and claims (its plan and entitlements) read it. */
+/** A tenant as verify (its status) and claims (its plan, entitlements and what a sign-in is judged by) read it. */
 export interface CachedTenant {
   id: string;
   slug: string;
   plan: string;
   status: string;
   entitlements: { product: string; enabled: boolean; expiresAt: number | null }[];
+  /** Its sign-in policy (settings.sign_in), defaults filled in. */
+  signIn: SignInPolicy;
+  /** The identity-provider aliases of its active SSO connections: a sign-in through one is through the tenant's SSO. */
+  ssoAliases: string[];
 }
 
 /** Tenants for verify and claims, by id and by slug. */

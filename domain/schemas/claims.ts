@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { IdpUserId, Slug, Uuid } from './common.ts';
 import { MEMBER_STATUSES } from '../members/memberRecord.ts';
 import { TenantStatus } from './tenant.ts';
+import { SIGN_IN_DECISIONS, SIGN_IN_REFUSALS } from '../signIn/signInDecision.ts';
+
+/** A client id or identity-provider alias as Keycloak allows them: printable, no spaces. */
+const IdpName = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces');
 
 export const ClaimsRequest = z
   .object({
@@ -11,11 +15,18 @@ export const ClaimsRequest = z
     user_attrs: z.object({ tenant_id: Uuid.optional(), tenant_slug: Slug.optional() }).catchall(z.string()).optional(),
     // With it the roles are the member's in the resolved tenant (SPEC-EXTENSIONS §7), not user_attrs.org_roles.
     user_id: IdpUserId.optional(),
+    // SPEC-EXTENSIONS §15: the sign-in's facts; with client_id the answer carries the registry's decision.
+    client_id: IdpName.optional().meta({ description: 'the client the token is for; with it (and user_id, which it needs) the answer carries decision' }),
+    identity_provider: IdpName.optional().meta({ description: 'the alias of the identity provider the user signed in through, if any' }),
+    amr: z.array(z.string().min(1).max(64)).max(32).optional().meta({ description: 'the authentication methods of the sign-in (RFC 8176), e.g. ["pwd", "otp"]' }),
+    auth_time: z.int().min(0).optional().meta({ description: 'when the user authenticated, in seconds since the epoch' }),
   })
+  .refine((request) => request.client_id === undefined || request.user_id !== undefined, { message: 'client_id needs user_id: a sign-in is a user\'s', path: ['user_id'] })
   .meta({
     id: 'ClaimsRequest',
     description:
-      'One lookup key is required: tenant_id, tenant_slug, user_attrs.tenant_id or user_attrs.tenant_slug (the first present wins; a present but malformed one is 400), or user_id: then a tenant named in the body is the tenant, else the single active membership of the user, else the user_attrs key if the user is a member there (404 otherwise).',
+      'One lookup key is required: tenant_id, tenant_slug, user_attrs.tenant_id or user_attrs.tenant_slug (the first present wins; a present but malformed one is 400), or user_id: then a tenant named in the body is the tenant, else the single active membership of the user, else the user_attrs key if the user is a member there (404 otherwise). client_id needs user_id.',
+    dependentRequired: { client_id: ['user_id'] },
     anyOf: [
       { required: ['user_id'] },
       { required: ['tenant_id'] },
@@ -41,6 +52,11 @@ export const Claims = z
       .enum([...MEMBER_STATUSES, 'none'])
       .optional()
       .meta({ description: "the user's membership of the tenant (none: not a member); present exactly when the request gave user_id" }),
+    decision: z
+      .enum(SIGN_IN_DECISIONS)
+      .optional()
+      .meta({ description: "whether the sign-in, code exchange or refresh may go on (SPEC-EXTENSIONS §15); present exactly when the request gave client_id" }),
+    reason: z.enum(SIGN_IN_REFUSALS).optional().meta({ description: 'why it may not; present exactly when decision is deny' }),
   })
   .meta({ id: 'Claims' });
 export type Claims = z.infer<typeof Claims>;

@@ -18,6 +18,7 @@ export const Member = z
     permissions: z.array(z.string()).meta({ description: "the union of its roles' permissions, sorted" }),
     status: MemberStatus.meta({ description: 'inactive: its tokens for the tenant carry no roles or permissions; pending: invited, not accepted yet' }),
     source: z.enum(MEMBER_SOURCES),
+    break_glass: z.boolean().meta({ description: "may sign in without the tenant's required SSO (settings.sign_in.require_sso), audited member.break_glass_used when it does" }),
     created_at: DateTime,
     updated_at: DateTime,
   })
@@ -54,3 +55,8 @@ export const MemberPut = z
   })
   .meta({ id: 'MemberPut', description: "the member's roles, replacing the ones it has" });
 export type MemberPut = z.infer<typeof MemberPut>;
+
+export const BreakGlassPut = z
+  .strictObject({ break_glass: z.boolean() })
+  .meta({ id: 'BreakGlassPut', description: "whether the member may sign in without the tenant's required SSO" });
+export type BreakGlassPut = z.infer<typeof BreakGlassPut>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CalendarDate, DateTime, EmailAddress, queryInteger, Slug, Uuid } from './common.ts';
 import { RoleSlug } from './roles.ts';
 import { INVITATION_MAX_EXPIRY_DAYS } from './invitations.ts';
+import { SignInPolicy, SignInPolicyPatch } from './signIn.ts';
 
 export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
 export const TENANT_KINDS = ['customer', 'demo'] as const;
@@ -14,6 +15,7 @@ export const TenantSettings = z
   .object({
     default_role: z.string().meta({ description: 'the role an invitation or a first SSO sign-in gives by default (MEMBER unless set)' }),
     invitation_expiry_days: z.int().meta({ description: "an invitation's days when it names none (7 unless set)" }),
+    sign_in: SignInPolicy,
   })
   .meta({ id: 'TenantSettings' });
 
@@ -112,6 +114,7 @@ export const TenantSettingsPatch = z
   .strictObject({
     default_role: RoleSlug.optional().meta({ description: 'a role the tenant has (its own or shared; 400 for any other): what an invitation or an SSO member gets by default' }),
     invitation_expiry_days: z.int().min(1).max(INVITATION_MAX_EXPIRY_DAYS).optional().meta({ description: "an invitation's days when it names none" }),
+    sign_in: SignInPolicyPatch.optional(),
   })
   .meta({ id: 'TenantSettingsPatch', description: 'the settings to change; the others stay' });
 

@@ -5,7 +5,9 @@ import type { TenantRecord } from './tenantRecord.ts';
 import type { LockedTenant, TenantChange } from './tenantRepository.ts';
 import type { RegistryContext } from '../registryContext.ts';
 import { tenantChangeEffects } from '../changeEffects/tenantChangeEffects.ts';
-import { tenantSettingsOf } from './tenantSettings.ts';
+import { tenantSettingsOf, type StoredTenantSettings } from './tenantSettings.ts';
+import { signInPolicyOf, type StoredSignInPolicy } from '../signIn/signInPolicy.ts';
+import type { SignInPolicyPatch } from '../schemas/signIn.ts';
 import { requireDefaultRoleFit } from '../roles/defaultRoleRule.ts';
 
 const FIELDS = {
@@ -41,7 +43,8 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   }
   if (patch.settings) {
     // The settings given replace those stored; the others stay. A setting given as its default is stored all the same.
-    const settings = { ...tenant.settings, ...definedOf(patch.settings) };
+    const { sign_in: signIn, ...others } = patch.settings;
+    const settings = { ...tenant.settings, ...definedOf(others), ...(signIn ? { sign_in: signInPolicyAfter(tenant.settings.sign_in, signIn) } : {}) };
     if (JSON.stringify(settings) !== JSON.stringify(tenant.settings)) {
       update.settings = settings;
       changes.settings = { old: tenantSettingsOf(tenant.settings), new: tenantSettingsOf(settings) };
@@ -55,10 +58,23 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
     update,
     events: [{ action: 'tenant.updated', tenant_id: tenant.id, target_id: tenant.id, target_type: 'tenant', target_name: tenant.slug, metadata: { changes } }],
     // A new trial end moves the actor's timers: the hand-off that carries a push also refreshes its timeline.
-    pushClaims: 'plan' in changes || 'trial_ends_at' in changes,
+    // A new sign-in policy is pushed too: the users' attributes carry it for the extension's fallback.
+    pushClaims: 'plan' in changes || 'trial_ends_at' in changes || signInChanged(tenant.settings, update.settings),
     result: after,
   };
 }
+
+/** The sign-in policy's fields given replace the stored ones; null removes session_max_hours. */
+function signInPolicyAfter(stored: StoredSignInPolicy | undefined, patch: SignInPolicyPatch): StoredSignInPolicy {
+  const { session_max_hours: hours, ...rest } = patch;
+  const after: StoredSignInPolicy = { ...stored, ...definedOf(rest) };
+  if (hours === null) delete after.session_max_hours;
+  else if (hours !== undefined) after.session_max_hours = hours;
+  return after;
+}
+
+const signInChanged = (before: StoredTenantSettings, after: StoredTenantSettings | undefined): boolean =>
+  after !== undefined && JSON.stringify(signInPolicyOf(before.sign_in)) !== JSON.stringify(signInPolicyOf(after.sign_in));
 
 /** The keys given a value. */
 const definedOf = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -34,6 +34,7 @@ import { Migration20261204000034InvitationSends } from './Migration2026120400003
 import { Migration20261205000035SimulatorPasswords } from './Migration20261205000035SimulatorPasswords.ts';
 import { Migration20261206000036DeletedSsoConnections } from './Migration20261206000036DeletedSsoConnections.ts';
 import { Migration20261207000037ActorOutboxCommands } from './Migration20261207000037ActorOutboxCommands.ts';
+import { Migration20261208000042SignInPolicy } from './Migration20261208000042SignInPolicy.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -73,4 +74,5 @@ export const migrationsList = [
   { name: 'Migration20261205000035SimulatorPasswords', class: Migration20261205000035SimulatorPasswords },
   { name: 'Migration20261206000036DeletedSsoConnections', class: Migration20261206000036DeletedSsoConnections },
   { name: 'Migration20261207000037ActorOutboxCommands', class: Migration20261207000037ActorOutboxCommands },
+  { name: 'Migration20261208000042SignInPolicy', class: Migration20261208000042SignInPolicy },
 ];

@@ -33,6 +33,8 @@ describe('GET /v1/catalog', () => {
       plans_required: ['starter', 'growth', 'enterprise'],
       demo_url: 'https://demo.example.com/analytics',
       supports_trial: true,
+      client_ids: [],
+      fail: 'open',
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TENANT_MEMBERSHIPS_ATTRIBUTE, userAttributesWith, type PushedMembership } from '../../identityProvider/identityProvider.ts';
+import { PUSHED_SIGN_IN_DEFAULTS } from '../support/pushedSignInDefaults.ts';
 
 const HOME = '6f1c2a3e-0000-4000-8000-000000000001';
 const OTHER = '6f1c2a3e-0000-4000-8000-000000000002';
@@ -12,6 +13,7 @@ const pushed = (tenant_id: string, tenant_slug: string, org_roles: string[] = []
   org_roles,
   permissions: [],
   membership_status: 'active',
+  ...PUSHED_SIGN_IN_DEFAULTS,
 });
 
 describe('userAttributesWith', () => {

@@ -11,6 +11,7 @@ import {
 } from '../../identityProvider/keycloakIdentityProvider.ts';
 import { loadKeycloakSettings } from '../../identityProvider/keycloakSettings.ts';
 import { startFakeKeycloak, type FakeKeycloak } from '../support/fakeKeycloak.ts';
+import { PUSHED_SIGN_IN_DEFAULTS } from '../support/pushedSignInDefaults.ts';
 
 const SECRET = 'kc-secret-7f3a9c-do-not-leak';
 
@@ -51,7 +52,7 @@ async function provision(idp: KeycloakIdentityProvider, ref: TenantRef, email: s
 
 /** One tenant's membership as the actor pushes it. */
 function pushed(values: Partial<PushedMembership> & Pick<PushedMembership, 'tenant_id' | 'tenant_slug'>): PushedMembership {
-  return { plan: 'pro', tenant_status: 'active', products: [], org_roles: [], permissions: [], membership_status: 'active', ...values };
+  return { plan: 'pro', tenant_status: 'active', products: [], org_roles: [], permissions: [], membership_status: 'active', ...PUSHED_SIGN_IN_DEFAULTS, ...values };
 }
 
 /** The IdpError a promise rejects with (fails the test when it resolves or throws something else). */

@@ -4,6 +4,7 @@ import { TENANT_MEMBERSHIPS_ATTRIBUTE, userAttributesWith, type IdentityProvider
 import { pushesInTurn } from '../../identityProvider/pushesInTurn.ts';
 import { withUserAttributeTurn } from '../../store/userAttributeTurns.ts';
 import { startTestService, type TestService } from '../support/testService.ts';
+import { PUSHED_SIGN_IN_DEFAULTS } from '../support/pushedSignInDefaults.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -22,6 +23,7 @@ const membership = (slug: string): PushedMembership => ({
   org_roles: ['MEMBER'],
   permissions: [],
   membership_status: 'active',
+  ...PUSHED_SIGN_IN_DEFAULTS,
 });
 
 /** Keycloak's push as the admin API allows it: read the user, merge, write the whole user back, with time in between. */

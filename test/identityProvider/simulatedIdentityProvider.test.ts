@@ -13,6 +13,7 @@ import {
 import { openOrm, type Orm } from '../../store/orm.ts';
 import { nativePool } from '../../store/nativePool.ts';
 import { uniqueSlug } from '../support/testService.ts';
+import { PUSHED_SIGN_IN_DEFAULTS } from '../support/pushedSignInDefaults.ts';
 
 const BASE_URL = 'http://127.0.0.1:8080';
 
@@ -45,6 +46,7 @@ const pushed = (tenant: TenantRef, values: Partial<PushedMembership> = {}): Push
   org_roles: [],
   permissions: [],
   membership_status: 'active',
+  ...PUSHED_SIGN_IN_DEFAULTS,
   ...values,
 });
 const idpError = (kind: string, status: number) => expect.objectContaining({ name: 'IdpError', kind, status });

@@ -74,7 +74,7 @@ describe('the cache change listener', () => {
          values (gen_random_uuid(), 'listener-' || substr(md5(random()::text), 1, 12), 'L', 'active', 'customer', 'starter', now(), now()) returning id`,
       );
       const tenantId = tenant!.id;
-      const grant = [{ tenantId, status: 'active' as const, roles: ['IT_ADMIN'], permissions: [] }];
+      const grant = [{ tenantId, status: 'active' as const, roles: ['IT_ADMIN'], permissions: [], breakGlass: false }];
       const otherTenant = '00000000-0000-4000-8000-00000000000e';
       const fill = () => {
         for (const user of ['listener-changed', 'listener-other', 'listener-sentinel']) cache.grants.put(user, grant, cache.generation());
@@ -118,6 +118,46 @@ describe('the cache change listener', () => {
       expect(cache.memberLists.get(otherTenant)).toBeUndefined();
       expect(cache.apiKeys.get('trk_c')).toBeDefined();
     } finally {
+      await listener.stop();
+      await orm.close();
+    }
+  });
+
+  it("a tenant's SSO connection made, changed or gone forgets that tenant's snapshot; a product's clients changed, the products' clients", async () => {
+    const orm = await openOrm(inject('databaseUrl'), 1);
+    const cache = new RegistryCache({ ttlMs: 10 * 60_000 });
+    const listener = startChangeListener({ databaseUrl: inject('databaseUrl'), cache, log: createLogger('silent', 'test-listener') });
+    const db = () => orm.em.fork();
+    const client = `listener-${crypto.randomUUID()}`;
+    try {
+      await listener.ready;
+      const [tenant] = await db().execute<{ id: string; slug: string }[]>(
+        `insert into tenants (id, slug, name, status, kind, plan, created_at, updated_at)
+         values (gen_random_uuid(), 'listener-' || substr(md5(random()::text), 1, 12), 'L', 'active', 'customer', 'starter', now(), now()) returning id, slug`,
+      );
+      const snapshot = { id: tenant!.id, slug: tenant!.slug, plan: 'starter', status: 'active', entitlements: [], signIn: { require_sso: false, mfa: 'off' as const }, ssoAliases: [] };
+      const connection = crypto.randomUUID();
+      const changes = [
+        `insert into sso_connections (id, tenant_id, issuer, client_id, client_secret_sealed, endpoints, state, idp_alias, created_at, updated_at)
+         values ('${connection}', ?, 'https://idp.listener.test', 'registry', 'sealed', '{}', 'active', 'sso-${connection}', now(), now())`,
+        `update sso_connections set state = 'inactive' where tenant_id = ?`,
+        `delete from sso_connections where tenant_id = ?`,
+      ];
+      for (const change of changes) {
+        await notificationsSettled(orm, cache);
+        cache.tenants.put(snapshot, cache.generation());
+        await db().execute(change, [tenant!.id]);
+        await eventually(async () => cache.tenants.get(tenant!.id) === undefined, 5_000, change);
+      }
+
+      for (const change of [`insert into product_clients (client_id, product) values (?, 'data-export')`, `delete from product_clients where client_id = ?`]) {
+        await notificationsSettled(orm, cache);
+        cache.productClients.put(new Map(), cache.generation());
+        await db().execute(change, [client]);
+        await eventually(async () => cache.productClients.get() === undefined, 5_000, change);
+      }
+    } finally {
+      await db().execute(`delete from product_clients where client_id = ?`, [client]);
       await listener.stop();
       await orm.close();
     }

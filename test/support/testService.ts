@@ -25,13 +25,20 @@ export interface TestResponse {
   body: any;
 }
 
-/** The real service on a loopback port against the run's PostgreSQL; callers speak HTTP to it. */
-export async function startTestService(overrides: Partial<Settings> = {}, extra: Partial<AppDependencies> = {}): Promise<TestService> {
+/**
+ * The real service on a loopback port against the run's PostgreSQL (or `database`, a test file's own, migrated);
+ * callers speak HTTP to it.
+ */
+export async function startTestService(
+  overrides: Partial<Settings> = {},
+  extra: Partial<AppDependencies> = {},
+  database: { ownerUrl: string; runtimeUrl: string } = { ownerUrl: inject('databaseUrl'), runtimeUrl: inject('runtimeDatabaseUrl') },
+): Promise<TestService> {
   const settings = { ...loadSettings({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...overrides };
   const log = createLogger(settings.LOG_LEVEL, 'test');
   // The app runs as the runtime role, as deployed; the test's own queries run as the schema's owner.
-  const orm = await openOrm(inject('databaseUrl'), 2);
-  const appOrm = await openOrm(inject('runtimeDatabaseUrl'), 5);
+  const orm = await openOrm(database.ownerUrl, 2);
+  const appOrm = await openOrm(database.runtimeUrl, 5);
   const given: AppDependencies = {
     settings,
     authConfig: { enabled: false },
@@ -68,6 +75,7 @@ export async function startTestService(overrides: Partial<Settings> = {}, extra:
     },
     async close() {
       await http.close(1000);
+      await deps.signInAudit.close();
       await appOrm.close();
       await orm.close();
     },

@@ -99,6 +99,7 @@ describe('PUT /v1/tenants/{id}/members/{user_id}', () => {
       permissions: IT_ADMIN_PERMISSIONS,
       status: 'active',
       source: 'registry',
+      break_glass: false,
       created_at: expect.any(String),
       updated_at: res.body.created_at,
     });

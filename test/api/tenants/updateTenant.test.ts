@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
 
+/** What settings.sign_in says until a tenant sets it (SPEC-EXTENSIONS §15). */
+const NO_SIGN_IN_POLICY = { require_sso: false, mfa: 'off' };
+
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService();
@@ -93,15 +96,15 @@ describe('POST /v1/tenants/{id}/archive', () => {
 describe('PATCH /v1/tenants/{id} settings', () => {
   it('are MEMBER and 7 days until set; a PATCH sets the ones it gives (tenant.updated with old and new), the others stay', async () => {
     const tenant = await createTenant();
-    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7 });
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY });
     expect((await service.request('POST', '/v1/roles', { slug: 'Helpdesk', name: 'Helpdesk', permissions: ['audit:read'], tenant_id: tenant.id })).status).toBe(201);
     const res = await patch(tenant.id, { settings: { default_role: 'Helpdesk' } });
     expect(res).toMatchObject({ status: 200, body: { settings: { default_role: 'Helpdesk', invitation_expiry_days: 7 } } });
-    expect((await patch(tenant.id, { settings: { invitation_expiry_days: 14 } })).body.settings).toEqual({ default_role: 'Helpdesk', invitation_expiry_days: 14 });
+    expect((await patch(tenant.id, { settings: { invitation_expiry_days: 14 } })).body.settings).toEqual({ default_role: 'Helpdesk', invitation_expiry_days: 14, sign_in: NO_SIGN_IN_POLICY });
     const changes = (await events(tenant.id, 'tenant.updated')).map((e: { metadata: { changes: unknown } }) => e.metadata.changes).reverse();
     expect(changes).toEqual([
-      { settings: { old: { default_role: 'MEMBER', invitation_expiry_days: 7 }, new: { default_role: 'Helpdesk', invitation_expiry_days: 7 } } },
-      { settings: { old: { default_role: 'Helpdesk', invitation_expiry_days: 7 }, new: { default_role: 'Helpdesk', invitation_expiry_days: 14 } } },
+      { settings: { old: { default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY }, new: { default_role: 'Helpdesk', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY } } },
+      { settings: { old: { default_role: 'Helpdesk', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY }, new: { default_role: 'Helpdesk', invitation_expiry_days: 14, sign_in: NO_SIGN_IN_POLICY } } },
     ]);
     // The same again changes nothing and records nothing.
     await patch(tenant.id, { settings: { invitation_expiry_days: 14 } });

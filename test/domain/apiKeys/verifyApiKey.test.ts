@@ -16,7 +16,7 @@ async function setup(status = 'active', extra: { expires_at?: string } = {}) {
   const marked: string[] = [];
   const deps: VerifyDependencies = {
     keys,
-    tenantSnapshot: async (id) => ({ id, slug: 's', plan: 'p', status: keys.tenants.get(id)!, entitlements: [] }),
+    tenantSnapshot: async (id) => ({ id, slug: 's', plan: 'p', status: keys.tenants.get(id)!, entitlements: [], signIn: { require_sso: false, mfa: 'off' }, ssoAliases: [] }),
     cache,
     lastUsedResolutionSeconds: 60,
     markUsed: (id) => marked.push(id),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memberClaimsOf, tenantOfMemberships } from '../../../domain/claims/memberClaims.ts';
 import type { MembershipGrant } from '../../../domain/members/memberRecord.ts';
 
-const grant = (tenantId: string, status: MembershipGrant['status']): MembershipGrant => ({ tenantId, status, roles: ['IT_ADMIN'], permissions: ['audit:read'] });
+const grant = (tenantId: string, status: MembershipGrant['status']): MembershipGrant => ({ tenantId, status, roles: ['IT_ADMIN'], permissions: ['audit:read'], breakGlass: false });
 
 describe('tenantOfMemberships', () => {
   it('is the single active membership, pending and inactive ones aside', () => {

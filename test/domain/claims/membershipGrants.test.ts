@@ -14,7 +14,7 @@ describe('membershipGrantsOf', () => {
     const members = new UserMemberships([memberRecord('t-1', 'u-1', 'active', ['MEMBER'], ['reports:read'])]);
     const { cache } = cacheAt(0);
     for (let i = 0; i < 3; i++) {
-      expect(await membershipGrantsOf(members, 'u-1', cache)).toEqual([{ tenantId: 't-1', status: 'active', roles: ['MEMBER'], permissions: ['reports:read'] }]);
+      expect(await membershipGrantsOf(members, 'u-1', cache)).toEqual([{ tenantId: 't-1', status: 'active', roles: ['MEMBER'], permissions: ['reports:read'], breakGlass: false }]);
       expect(await membershipGrantsOf(members, 'u-2', cache)).toEqual([]);
     }
     expect(members.reads).toBe(2);

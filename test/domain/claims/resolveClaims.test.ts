@@ -4,7 +4,7 @@ import { isEntitlementCurrent } from '../../../domain/entitlements/entitlementRu
 import { RegistryCache } from '../../../domain/reads/registryCache.ts';
 import { createTenant } from '../../../domain/tenants/createTenant.ts';
 import { boundTo } from '../../../domain/access/tenantReach.ts';
-import { inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
+import { fakeCatalog, inMemoryRegistry } from '../../support/fakes/inMemoryRegistry.ts';
 import { memberRecord, UserMemberships } from '../../support/fakes/userMemberships.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -32,6 +32,8 @@ describe('claimsOfSnapshot', () => {
           { product: 'sso', enabled: false, expiresAt: null },
           { product: 'api-access', enabled: true, expiresAt: NOW + 60_000 },
         ],
+        signIn: { require_sso: false, mfa: 'off' },
+        ssoAliases: [],
       },
       ['admin'],
       NOW,
@@ -46,7 +48,7 @@ describe('resolveClaims', () => {
     const { tenants } = registry;
     const { tenant } = await createTenant(registry, { slug: 'cached', name: 'C', kind: 'customer', plan: 'standard' }, {});
     const cache = new RegistryCache({ ttlMs: 60_000 });
-    const stores = { tenants, members: new UserMemberships() };
+    const stores = { tenants, members: new UserMemberships(), catalog: fakeCatalog };
     const first = await resolveClaims(stores, { tenant_id: tenant.id }, cache);
     const bySlug = await resolveClaims(stores, { tenant_slug: 'cached' }, cache);
     expect(first).toMatchObject({ tenant_id: tenant.id, tenant_slug: 'cached', tenant_status: 'trial', products: [], org_roles: [] });
@@ -64,7 +66,7 @@ describe('resolveClaims', () => {
     let storeDown = false;
     const cache = new RegistryCache({ ttlMs: 30_000, staleIfErrorMs: 60_000, now: () => now });
     const tenants = { snapshot: (lookup: Parameters<typeof registry.tenants.snapshot>[0]) => (storeDown ? Promise.reject(new Error('the store cannot be read')) : registry.tenants.snapshot(lookup)) };
-    const stores = { tenants, members: new UserMemberships() };
+    const stores = { tenants, members: new UserMemberships(), catalog: fakeCatalog };
     await resolveClaims(stores, { tenant_id: tenant.id }, cache);
     now += 30_000;
     storeDown = true;
@@ -76,7 +78,7 @@ describe('resolveClaims', () => {
   });
 
   it('an unknown tenant is not_found', async () => {
-    const stores = { tenants: inMemoryRegistry().tenants, members: new UserMemberships() };
+    const stores = { tenants: inMemoryRegistry().tenants, members: new UserMemberships(), catalog: fakeCatalog };
     await expect(resolveClaims(stores, { tenant_id: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
   });
 });
@@ -98,7 +100,7 @@ describe('resolveClaims with user_id (SPEC-EXTENSIONS §7)', () => {
     const members = new UserMemberships(
       statuses.flatMap((status, i) => (status ? [memberRecord(ids[i]!, USER, status, [`ROLE_${i}`, ...ROLES], PERMISSIONS)] : [])),
     );
-    return { stores: { tenants: registry.tenants, members }, ids, slugs };
+    return { stores: { tenants: registry.tenants, members, catalog: fakeCatalog }, ids, slugs };
   }
 
   describe('a tenant named in the body is the tenant; the member record there decides', () => {

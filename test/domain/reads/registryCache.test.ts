@@ -16,9 +16,9 @@ const key = (id: string): CachedApiKey => ({
   expiresAt: null,
   lastUsedAt: 0,
 });
-const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 'starter', status: 'active', entitlements: [] });
+const tenant = (id: string, slug: string): CachedTenant => ({ id, slug, plan: 'starter', status: 'active', entitlements: [], signIn: { require_sso: false, mfa: 'off' }, ssoAliases: [] });
 
-const grants = (tenantId: string): MembershipGrant[] => [{ tenantId, status: 'active', roles: ['IT_ADMIN'], permissions: ['audit:read'] }];
+const grants = (tenantId: string): MembershipGrant[] => [{ tenantId, status: 'active', roles: ['IT_ADMIN'], permissions: ['audit:read'], breakGlass: false }];
 
 /** A member list of `size` members (what they are does not matter to the cache). */
 const memberList = (size: number) =>

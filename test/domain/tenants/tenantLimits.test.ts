@@ -59,7 +59,7 @@ describe('the rules that make something count against the limit', () => {
     sentInWindow: 0,
     ...over,
   });
-  const settings = { default_role: 'MEMBER', invitation_expiry_days: 7 };
+  const settings = { default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: { require_sso: false, mfa: 'off' as const } };
   const invite = (facts: InvitationChangeFacts, sendEmail = true) =>
     planInvitation('00000000-0000-4000-8000-0000000000e1', { email: 'ada@corp.test', send_email: sendEmail }, 'client', settings, limits, facts, now);
 

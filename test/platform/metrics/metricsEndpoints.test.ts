@@ -104,7 +104,7 @@ describe('the /metrics endpoints of the API and the worker', () => {
     expect(sample(apiText, 'tenant_registry_cache_lookups_total', { cache: 'api_key', result: 'miss' })).toBeGreaterThanOrEqual(1);
     // Every part's entries are exported (what they count, and the sweep, are checked in registryCache.test.ts: here a
     // late notification of the changes above may have emptied any part by the time of the scrape).
-    for (const part of ['api_key', 'missing_api_key', 'tenant', 'tenant_document', 'entitlements', 'member', 'member_list', 'directory', 'directory_read', 'listing']) {
+    for (const part of ['api_key', 'missing_api_key', 'tenant', 'tenant_document', 'entitlements', 'member', 'member_list', 'directory', 'directory_read', 'listing', 'product_clients']) {
       expect(sample(apiText, 'tenant_registry_cache_entries', { cache: part }), part).toBeGreaterThanOrEqual(0);
     }
     expect(apiText).toMatch(/^tenant_registry_outbox_backlog \d+$/m);

@@ -12,13 +12,17 @@ import { tenantLimitsOf } from '../../../api/tenantLimitsOf.ts';
 import { loadSettings } from '../../../platform/config.ts';
 
 export const catalogProduct = (key: string, supportsTrial = true): CatalogProductRecord => ({
-  key, name: key, description: '', plansRequired: [], demoUrl: null, supportsTrial, position: 0,
+  key, name: key, description: '', plansRequired: [], demoUrl: null, supportsTrial, position: 0, clientIds: [], fail: 'open',
 });
 
-/** A catalog of `analytics` (with a trial) and `sso` (without). */
+/** A catalog of `analytics` (with a trial) and `sso` (without), neither with clients; it changes nothing. */
 export const fakeCatalog: CatalogRepository = {
   list: async () => [catalogProduct('analytics'), catalogProduct('sso', false)],
   find: async (key) => [catalogProduct('analytics'), catalogProduct('sso', false)].find((p) => p.key === key),
+  clients: async () => [],
+  changeClients: async () => {
+    throw new Error('the fake catalog changes nothing');
+  },
 };
 
 export interface InMemoryRegistry extends RegistryContext {

@@ -4,6 +4,7 @@ import type { TenantLookup } from '../../../domain/claims/claimsLookup.ts';
 import type { OutboxCommand } from '../../../domain/tenantActor/tenantActorCommand.ts';
 import type { TenantProductRecord } from '../../../domain/entitlements/tenantProductRecord.ts';
 import type { CachedTenant } from '../../../domain/reads/tenantCache.ts';
+import { signInPolicyOf } from '../../../domain/signIn/signInPolicy.ts';
 import type { AuditAppend } from '../../../domain/schemas/audit.ts';
 import type { TenantRecord } from '../../../domain/tenants/tenantRecord.ts';
 import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../../../domain/tenants/tenantRepository.ts';
@@ -16,6 +17,8 @@ export class InMemoryTenantRepository implements TenantRepository {
   /** The hand-offs written with each change, as the outbox table holds them. */
   readonly outbox: QueuedActorCommand[] = [];
   snapshotReads = 0;
+  /** Each tenant's active SSO connections' aliases, as its snapshot reads them. */
+  readonly ssoAliases = new Map<string, string[]>();
 
   #byLookup(lookup: TenantLookup): TenantRecord | undefined {
     return lookup.by === 'id' ? this.tenants.get(lookup.id) : [...this.tenants.values()].find((t) => t.slug === lookup.slug);
@@ -30,6 +33,8 @@ export class InMemoryTenantRepository implements TenantRepository {
       entitlements: this.entitlements
         .filter((e) => e.tenantId === tenant.id)
         .map((e) => ({ product: e.product, enabled: e.enabled, expiresAt: e.expiresAt?.getTime() ?? null })),
+      signIn: signInPolicyOf(tenant.settings.sign_in),
+      ssoAliases: this.ssoAliases.get(tenant.id) ?? [],
     };
   }
 

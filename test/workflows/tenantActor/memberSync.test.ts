@@ -6,6 +6,7 @@ import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
 import { eventually } from '../../support/eventually.ts';
 import { insertMember, setMemberStatus } from '../../support/memberRows.ts';
 import { uniqueSlug } from '../../support/testService.ts';
+import { PUSHED_SIGN_IN_DEFAULTS } from '../../support/pushedSignInDefaults.ts';
 
 /**
  * Member changes as durable steps of the tenant's actor (SPEC-EXTENSIONS §7): real Temporal, real PostgreSQL and the
@@ -78,6 +79,7 @@ describe("a member's sync", () => {
       org_roles: ['IT_ADMIN'],
       permissions: IT_ADMIN_PERMISSIONS,
       membership_status: 'active',
+      ...PUSHED_SIGN_IN_DEFAULTS,
     });
     // Its first tenant is its home tenant: the top-level attributes older mappers read are this tenant's.
     expect(await attributesOf(userId)).toMatchObject({ tenant_id: [tenant.tenantId], tenant_slug: [tenant.slug], org_roles: ['IT_ADMIN'] });
