@@ -30,6 +30,8 @@ import { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.t
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
 import { ssoIssuerDiscovery } from './sso/ssoIssuerDiscovery.ts';
+import { samlMetadataReaderOf } from '../activities/tenantActor/samlMetadataReaderOf.ts';
+import { simulatedServiceProvider } from '../identityProvider/simulatedIdentityProvider.ts';
 import { tenantLimitsOf } from './tenantLimitsOf.ts';
 import { overloadRefusal } from './overloadRefusal.ts';
 
@@ -58,6 +60,7 @@ function completeContext(deps: AppDependencies): AppContext {
     provisioningWaitMs: deps.settings.PROVISIONING_WAIT_MS,
     tenantActors: deps.tenantActors,
     auditStreams: deps.auditStreams,
+    webhookDeliveries: deps.webhookDeliveries,
   });
   return {
     ...deps,
@@ -75,6 +78,10 @@ function completeContext(deps: AppDependencies): AppContext {
       resolveHost: deps.resolveHost ?? systemHostResolver(deps.settings.SSO_DISCOVERY_TIMEOUT_MS),
       timeoutMs: deps.settings.SSO_DISCOVERY_TIMEOUT_MS,
     }),
+    samlMetadata: samlMetadataReaderOf(deps.settings, deps.resolveHost),
+    ssoServiceProvider: deps.identityProvider
+      ? (alias) => deps.identityProvider!.ssoServiceProvider(alias)
+      : (alias) => simulatedServiceProvider(deps.settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${deps.settings.PORT}`, alias),
     lastUsedMarks,
     auditAppends: new AuditAppendBatcher((appends) => stores.audit.insertBatch(appends), { maxQueued: deps.settings.AUDIT_APPEND_MAX_QUEUED }),
     signInAudit: new SignInAuditLog((appends) => stores.audit.insertBatch(appends), {

@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CheckResult } from './readinessChecks.ts';
 import type { TenantActorClient } from './temporalClients/tenantActorClient.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
+import type { SsoServiceProviderOf } from '../domain/sso/ssoServiceProvider.ts';
 import type { AuthConfig } from './auth/authConfig.ts';
 import type { RegistryCache } from '../domain/reads/registryCache.ts';
 import type { LastUsedMarks } from '../domain/apiKeys/lastUsedMarks.ts';
@@ -15,6 +16,7 @@ import type { AuditReadLimits } from '../domain/audit/auditReadLimits.ts';
 import type { VerifyDependencies } from '../domain/apiKeys/verifyApiKey.ts';
 import type { RegistryStores } from '../domain/registryStores.ts';
 import type { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
+import type { WebhookDeliveryClient } from './temporalClients/webhookDeliveryClient.ts';
 import type { RegistryContext } from '../domain/registryContext.ts';
 import type { ChangeEffectDispatcher } from './changeEffects/changeEffectDispatcher.ts';
 import type { PayloadCodec } from '@temporalio/common';
@@ -38,6 +40,8 @@ export interface AppDependencies {
   identityProvider?: IdentityProvider;
   /** Starts and stops streams' delivery workflows; absent, the reconciler of another replica starts them. */
   auditStreams?: AuditStreamClient;
+  /** Starts and wakes webhook endpoints' delivery workflows; absent, the reconciler of another replica starts them. */
+  webhookDeliveries?: WebhookDeliveryClient;
   /**
    * API keys and tenants for verify and claims; createApp makes one (CACHE_TTL_SECONDS) when none is given.
    * startApi also connects it to the tables' change notifications (store/changeListener.ts).
@@ -82,4 +86,6 @@ export interface AppContext extends AppDependencies, RegistryContext {
   scimLimits: TokenBuckets;
   /** Where audit streams may point (AUDIT_STREAM_ALLOWED_HOSTS and the resolver). */
   streamTargets: StreamTargets;
+  /** The service provider values each connection answers as `sp`. */
+  ssoServiceProvider: SsoServiceProviderOf;
 }

@@ -26,7 +26,7 @@ function responsesOfConfiguration(route: AnyRoute, options: { authEnabled: boole
   }
   // Every operation that reads a body checks its size and type before anything else.
   if (route.body) {
-    added[413] = { description: 'the body exceeds BODY_LIMIT_BYTES', schema: errorBody };
+    added[413] = { description: route.bodyLimitBytes ? `the body exceeds BODY_LIMIT_BYTES or ${route.bodyLimitBytes} bytes, whichever is more` : 'the body exceeds BODY_LIMIT_BYTES', schema: errorBody };
     added[415] = { description: 'the body is not application/json (or another +json type)', schema: errorBody };
   }
   if (route.access === 'public') return added;

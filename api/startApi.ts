@@ -23,6 +23,8 @@ import { startChangeListener } from '../store/changeListener.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import { AuditStreamClient } from './temporalClients/auditStreamClient.ts';
 import { startAuditStreamReconciler } from './temporalClients/auditStreamReconciler.ts';
+import { WebhookDeliveryClient } from './temporalClients/webhookDeliveryClient.ts';
+import { startWebhookDeliveryReconciler } from './temporalClients/webhookDeliveryReconciler.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 
 export interface RunningApi {
@@ -77,10 +79,12 @@ export async function startApi(options: {
         })
       : undefined;
   const auditStreams = new AuditStreamClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
+  const webhookDeliveries = new WebhookDeliveryClient(tenantActors.client, settings.TEMPORAL_TASK_QUEUE, settings.TEMPORAL_HANDOFF_TIMEOUT_MS);
   const deps: AppDependencies = {
     cache,
     stores,
     auditStreams,
+    webhookDeliveries,
     settings,
     authConfig: options.authConfig,
     orm,
@@ -119,6 +123,7 @@ export async function startApi(options: {
     maxAttempts: settings.OUTBOX_MAX_ATTEMPTS,
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
+  const webhookReconciler = startWebhookDeliveryReconciler({ endpoints: stores.webhookEndpoints, client: webhookDeliveries, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const handler = requests.listenerFor(listenerOf(app.callback()), listenerOf(refusal.callback()));
   // With INTERNAL_PORT the internal calls have a port of their own (api/listenerScope.ts); both share the admission.
   const separate = settings.INTERNAL_PORT > 0;
@@ -139,6 +144,7 @@ export async function startApi(options: {
       await context.signInAudit.close();
       await relay.stop();
       await streamReconciler.stop();
+      await webhookReconciler.stop();
       await changes.stop();
       cacheSweep.stop();
       await tenantActors.close();

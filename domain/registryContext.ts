@@ -4,6 +4,8 @@ import type { TenantActorSignals } from './tenantActor/tenantActorSignals.ts';
 import type { UserDirectory } from './members/userDirectory.ts';
 import type { DomainChecks } from './domains/domainChecks.ts';
 import type { IssuerDiscovery } from './sso/issuerDiscovery.ts';
+import type { SamlMetadataSource } from './sso/samlMetadataSource.ts';
+import type { SsoServiceProviderOf } from './sso/ssoServiceProvider.ts';
 import type { RegistryCache } from './reads/registryCache.ts';
 import type { TenantLimits } from './tenants/tenantLimits.ts';
 
@@ -24,6 +26,10 @@ export interface RegistryContext {
   domainChecks?: DomainChecks;
   /** Reads an SSO connection's issuer's discovery document (SSO_ISSUER_ALLOWED_HOSTS); absent where none is configured. */
   issuerDiscovery?: IssuerDiscovery;
+  /** Reads a SAML connection's metadata URL (SSO_ISSUER_ALLOWED_HOSTS, SSO_METADATA_*); absent where none is configured. */
+  samlMetadata?: SamlMetadataSource;
+  /** The service provider values of an identity provider alias (the connection's `sp`). */
+  ssoServiceProvider?: SsoServiceProviderOf;
   /** Whether a user signed in through an SSO connection's identity provider; absent where no provider is configured. */
   ssoLinks?: { signedInThrough(userId: string, alias: string): Promise<boolean> };
   /** SCIM users a tenant's directories may hold together (SCIM_USERS_PER_TENANT_LIMIT); absent, 100,000. */

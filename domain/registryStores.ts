@@ -14,6 +14,7 @@ import type { DirectoryRepository } from './directories/directoryRepository.ts';
 import type { DirectoryUserRepository } from './directories/directoryUserRepository.ts';
 import type { DirectoryGroupRepository } from './directories/directoryGroupRepository.ts';
 import type { PortalRepository } from './portal/portalRepository.ts';
+import type { WebhookEndpointRepository } from './webhooks/webhookEndpointRepository.ts';
 
 /** Every aggregate's store, as the API and the worker are assembled from them (store/postgresStores.ts). */
 export interface RegistryStores {
@@ -33,4 +34,5 @@ export interface RegistryStores {
   directoryUsers: DirectoryUserRepository;
   directoryGroups: DirectoryGroupRepository;
   portal: PortalRepository;
+  webhookEndpoints: WebhookEndpointRepository;
 }

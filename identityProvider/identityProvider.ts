@@ -2,6 +2,8 @@ import type { MembershipStatus } from '../domain/members/memberRecord.ts';
 import type { SignInPolicy } from '../domain/signIn/signInPolicy.ts';
 import type { UserDirectory } from '../domain/members/userDirectory.ts';
 import type { IdpFailureKind } from '../domain/provisioning/provisioningVocabulary.ts';
+import type { SamlCertificate } from '../domain/sso/ssoConnectionRecord.ts';
+import type { SsoServiceProvider } from '../domain/sso/ssoServiceProvider.ts';
 
 /** A provider failure as a value: `kind` decides retry (only `unavailable` is retried) and lands in the audit metadata. */
 export class IdpError extends Error {
@@ -32,9 +34,16 @@ export interface InviteLink {
   organization: string;
 }
 
-/** An SSO connection as the provider's identity provider is made of it. */
-export interface SsoProvider {
+interface SsoProviderCommon {
   alias: string;
+  /** Verified domains of the tenant whose users are sent to it. */
+  domains: string[];
+  enabled: boolean;
+}
+
+/** An OIDC SSO connection as the provider's identity provider is made of it. */
+export interface OidcSsoProvider extends SsoProviderCommon {
+  protocol: 'oidc';
   issuer: string;
   authorizationUrl: string;
   tokenUrl: string;
@@ -42,9 +51,29 @@ export interface SsoProvider {
   userInfoUrl: string | null;
   clientId: string;
   clientSecret: string;
-  domains: string[];
-  enabled: boolean;
 }
+
+/**
+ * A SAML SSO connection as the provider's identity provider is made of it (SPEC-EXTENSIONS §14): the customer's IdP
+ * from its metadata, and the service provider values the registry answered the customer (`sp`), which the provider's
+ * broker must be: responses are accepted only for that audience, at that ACS URL.
+ */
+export interface SamlSsoProvider extends SsoProviderCommon {
+  protocol: 'saml';
+  /** The IdP's entity id: the Issuer its responses must name. */
+  idpEntityId: string;
+  /** Where sign-in requests go, by `ssoBinding`. */
+  ssoUrl: string;
+  ssoBinding: 'post' | 'redirect';
+  /** Whether the IdP asks for signed AuthnRequests. */
+  wantAuthnRequestsSigned: boolean;
+  /** Every signing certificate the metadata names now; a response signed by any other is refused. */
+  certificates: SamlCertificate[];
+  serviceProvider: Pick<SsoServiceProvider, 'entityId' | 'acsUrl' | 'metadataUrl'>;
+}
+
+/** An SSO connection as the provider's identity provider is made of it. */
+export type SsoProvider = OidcSsoProvider | SamlSsoProvider;
 
 export interface TenantRef {
   tenantId: string;
@@ -99,10 +128,16 @@ export interface IdentityProvider extends UserDirectory {
   /** Sets the tenant's organization's domains to these, each marked verified (the registry verified them). */
   setOrganizationDomains(tenant: TenantRef, domains: readonly string[]): Promise<void>;
   /**
-   * Makes the tenant's organization's OIDC identity provider `provider.alias` match the SSO connection: made or
-   * updated, linked to the organization with its domains so a user at one of them is sent to it, enabled or not.
+   * Makes the tenant's organization's identity provider `provider.alias` (OIDC or SAML, by `provider.protocol`) match
+   * the SSO connection: made or updated, linked to the organization with its domains so a user at one of them is sent
+   * to it, enabled or not.
    */
   putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void>;
+  /**
+   * The service provider values of the identity provider `alias`, whether it exists yet or not: what the customer
+   * enters at its own identity provider (the connection's `sp`), the SAML entity id and ACS URL among them.
+   */
+  ssoServiceProvider(alias: string): SsoServiceProvider;
   /** Deletes the identity provider (gone already is success). */
   removeSsoProvider(alias: string): Promise<void>;
   /**

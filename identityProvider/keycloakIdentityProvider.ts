@@ -18,13 +18,17 @@ import {
   type IdentityProvider,
   type IdpMembership,
   type InviteLink,
+  type OidcSsoProvider,
+  type SamlSsoProvider,
   type SsoProvider,
   type PushedMembership,
   type TenantRef,
 } from './identityProvider.ts';
 import { KeycloakAdminToken } from './keycloakAdminToken.ts';
+import { driftedPolicy, keycloakSamlRepresentation, unheldSettings } from './keycloakSamlProvider.ts';
 import { statusOf, toIdpError } from './keycloakErrors.ts';
 import type { KeycloakSettings } from './keycloakSettings.ts';
+import { brokerServiceProvider, type SsoServiceProvider } from '../domain/sso/ssoServiceProvider.ts';
 
 /** Rounds of read, merge and re-read when the user keeps changing under a membership push; then it is retried later. */
 const PUSH_ATTEMPTS = 3;
@@ -220,14 +224,30 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * The connection as a Keycloak OIDC identity provider (hidden on the login page; PKCE; signatures checked with the
-   * issuer's keys), linked to the tenant's organization and bound to its first domain with redirect when an e-mail
-   * matches it: Keycloak 26 binds an organization's identity provider to one domain (docs/decisions.md). Its e-mail
-   * is not trusted (the holder verifies it) and its sign-ins go through the realm's SSO broker flows.
+   * Makes the connection's identity provider match it and links it to the tenant's organization: an OIDC or a SAML
+   * one as its protocol says.
    */
   async putSsoProvider(tenant: TenantRef, provider: SsoProvider): Promise<void> {
     const organizationId = await this.#organizationIdOf(tenant.tenantId);
     if (!organizationId) throw new IdpError('rejected', `Keycloak has no organization of tenant ${tenant.tenantId}`, 404);
+    const drifted = provider.protocol === 'saml' ? await this.#putSamlProvider(tenant, provider) : await this.#putOidcProvider(tenant, provider);
+    const linked = await this.#call('list organization identity providers', () => this.#client.organizations.listIdentityProviders({ orgId: organizationId }));
+    if (!linked.some((idp) => idp.alias === provider.alias)) {
+      await this.#call('link identity provider', () => this.#client.organizations.linkIdp({ orgId: organizationId, alias: provider.alias }));
+    }
+    // Put right above; still a failed sync, so the tenant's audit log says a setting had been changed behind its back.
+    if (drifted.length > 0) {
+      throw new IdpError('rejected', `identity provider ${provider.alias} had been changed outside the registry (${drifted.join(', ')}); its settings were put back`);
+    }
+  }
+
+  /**
+   * The connection as a Keycloak OIDC identity provider (hidden on the login page; PKCE; signatures checked with the
+   * issuer's keys), bound to the organization's first domain with redirect when an e-mail matches it: Keycloak 26
+   * binds an organization's identity provider to one domain (docs/decisions.md). Its e-mail is not trusted (the holder
+   * verifies it) and its sign-ins go through the realm's SSO broker flows. Answers no drift: only SAML's is checked.
+   */
+  async #putOidcProvider(tenant: TenantRef, provider: OidcSsoProvider): Promise<string[]> {
     const representation = {
       alias: provider.alias,
       displayName: `${tenant.name} SSO`,
@@ -260,10 +280,36 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     const existing = await this.#call('read identity provider', () => this.#client.identityProviders.findOne({ alias: provider.alias }));
     if (existing) await this.#call('update identity provider', () => this.#client.identityProviders.update({ alias: provider.alias }, { ...existing, ...representation }));
     else await this.#call('create identity provider', () => this.#client.identityProviders.create(representation));
-    const linked = await this.#call('list organization identity providers', () => this.#client.organizations.listIdentityProviders({ orgId: organizationId }));
-    if (!linked.some((idp) => idp.alias === provider.alias)) {
-      await this.#call('link identity provider', () => this.#client.organizations.linkIdp({ orgId: organizationId, alias: provider.alias }));
+    return [];
+  }
+
+  /**
+   * The connection as the extension's SAML identity provider, secure by default (keycloakSamlProvider.ts), then read
+   * back: a setting Keycloak did not keep as written fails the sync. Answers the policy settings an existing one held
+   * otherwise before this write (drift), which the write has put right.
+   */
+  async #putSamlProvider(tenant: TenantRef, provider: SamlSsoProvider): Promise<string[]> {
+    const representation = keycloakSamlRepresentation(tenant, provider, { firstBrokerLogin: SSO_FIRST_BROKER_LOGIN_FLOW, postBrokerLogin: SSO_POST_BROKER_LOGIN_FLOW });
+    const existing = await this.#call('read identity provider', () => this.#client.identityProviders.findOne({ alias: provider.alias }));
+    const drifted = existing ? driftedPolicy(existing, representation) : [];
+    // Keycloak keeps an identity provider's type for good: one of another type is made again.
+    if (existing && existing.providerId !== representation.providerId) {
+      await this.#call('delete identity provider', () => this.#client.identityProviders.del({ alias: provider.alias }));
     }
+    if (existing && existing.providerId === representation.providerId) {
+      await this.#call('update identity provider', () => this.#client.identityProviders.update({ alias: provider.alias }, { ...existing, ...representation }));
+    } else {
+      await this.#call('create identity provider', () => this.#client.identityProviders.create(representation));
+    }
+    const stored = await this.#call('read identity provider back', () => this.#client.identityProviders.findOne({ alias: provider.alias }));
+    const unheld = stored ? unheldSettings(stored, representation) : ['alias'];
+    if (unheld.length > 0) throw new IdpError('rejected', `Keycloak did not keep identity provider ${provider.alias} as written (${unheld.join(', ')})`);
+    return drifted;
+  }
+
+  /** Keycloak's broker endpoints of the alias in the realm (the SAML entity id is its descriptor's URL). */
+  ssoServiceProvider(alias: string): SsoServiceProvider {
+    return brokerServiceProvider(`${this.#settings.url}/realms/${encodeURIComponent(this.#settings.realm)}/broker/${encodeURIComponent(alias)}`);
   }
 
   async signedInThrough(userId: string, alias: string): Promise<boolean> {

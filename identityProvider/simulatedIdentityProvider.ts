@@ -26,6 +26,7 @@ import {
   credentialsOfAddress,
   deleteIdentityProvider,
   identityProviderExists,
+  identityProviderProtocol,
   deleteMembership,
   insertEmail,
   insertOrganization,
@@ -52,6 +53,11 @@ import { UUID } from '../store/uuidShape.ts';
 import { inviteLinkAsks, type InviteLinkAsks } from '../domain/invitations/inviteLinkAsks.ts';
 import { hashPassword, passwordMatches } from './simulatedPasswordHash.ts';
 import { ReadBatcher } from '../store/readBatcher.ts';
+import { brokerServiceProvider, type SsoServiceProvider } from '../domain/sso/ssoServiceProvider.ts';
+
+/** The simulator's brokers answer under the service's own base URL: `{publicBaseUrl}/idp-sim/broker/{alias}/endpoint[/descriptor]`. */
+export const simulatedServiceProvider = (publicBaseUrl: string, alias: string): SsoServiceProvider =>
+  brokerServiceProvider(`${publicBaseUrl.replace(/\/+$/, '')}/idp-sim/broker/${encodeURIComponent(alias)}`);
 
 /** Keycloak's default subject of the execute-actions e-mail. */
 const INVITE_SUBJECT = 'Update Your Account';
@@ -84,6 +90,7 @@ const PUSH_ATTEMPTS = 3;
 export class SimulatedIdentityProvider implements IdentityProvider {
   readonly #orm: Orm;
   readonly #actionTokenUrl: string;
+  readonly #publicBaseUrl: string;
   /**
    * The operations that arrive together share one look at the armed faults, and the memberships asked together one
    * statement (store/readBatcher.ts): on the memberships of a user, the pool's send of each statement was a large
@@ -95,6 +102,7 @@ export class SimulatedIdentityProvider implements IdentityProvider {
   constructor(orm: Orm, publicBaseUrl: string) {
     this.#orm = orm;
     this.#actionTokenUrl = `${publicBaseUrl.replace(/\/+$/, '')}/idp-sim/login-actions/action-token?key=`;
+    this.#publicBaseUrl = publicBaseUrl;
   }
 
   ensureOrganization(tenant: TenantRef): Promise<{ organizationId: string }> {
@@ -245,10 +253,24 @@ export class SimulatedIdentityProvider implements IdentityProvider {
     return this.#run('organization', { slugs: [tenant.slug] }, async (sql) => {
       const organizationId = await organizationOfTenant(sql, tenant.tenantId);
       if (!organizationId) throw notFound('organization');
-      const { alias, enabled, clientSecret: _secret, ...config } = provider;
-      // The simulator keeps what Keycloak would show an administrator: not the client's secret.
-      await putIdentityProvider(sql, { alias, organizationId, enabled, config });
+      // The simulator keeps what Keycloak would show an administrator: not an OIDC client's secret.
+      const { alias, enabled, ...config } = provider;
+      if (config.protocol === 'oidc') {
+        const { clientSecret: _secret, ...shown } = config;
+        await putIdentityProvider(sql, { alias, organizationId, enabled, config: shown });
+      } else await putIdentityProvider(sql, { alias, organizationId, enabled, config });
     });
+  }
+
+  ssoServiceProvider(alias: string): SsoServiceProvider {
+    return simulatedServiceProvider(this.#publicBaseUrl, alias);
+  }
+
+  /** The service provider a SAML identity provider of the simulator is (its SP metadata names them); undefined for any other alias. */
+  async samlServiceProvider(alias: string): Promise<SsoServiceProvider | undefined> {
+    // A read of what the simulator holds, as Keycloak's public descriptor is: no injected fault applies to it.
+    const protocol = await identityProviderProtocol(await nativePool(this.#orm), alias);
+    return protocol === 'saml' ? this.ssoServiceProvider(alias) : undefined;
   }
 
   /**

@@ -113,6 +113,15 @@ const Settings = z.object({
   OUTBOX_RELAY_INTERVAL_MS: integer(5_000),
   /** Failed deliveries of one hand-off before it is dead-lettered (backoff doubling to 5 minutes: about an hour). */
   OUTBOX_MAX_ATTEMPTS: integer(20),
+  /**
+   * How long the worker's hourly retention sweep keeps each kind of row once nothing needs it (docs/operators.md,
+   * "Retention"): days an admin-portal link is kept after it was opened or expired (never under 8 hours, its sessions'
+   * lifetime), days a delivered hand-off of the outbox is kept, and hours the hash of a directory's replaced token is
+   * kept after its grace ended.
+   */
+  PORTAL_LINK_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
+  OUTBOX_DELIVERED_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
+  DIRECTORY_TOKEN_RETENTION_HOURS: z.coerce.number().int().min(0).default(0),
   /** Days before trial_ends_at that the actor appends tenant.trial_ending. */
   TRIAL_REMINDER_DAYS: integer(3),
   /**
@@ -123,6 +132,12 @@ const Settings = z.object({
   SSO_ISSUER_ALLOWED_HOSTS: optionalText.transform((v) => v?.split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean)),
   /** Bound on reading an SSO issuer's discovery document. */
   SSO_DISCOVERY_TIMEOUT_MS: integer(5_000),
+  /** How often the tenant's actor reads a SAML connection's metadata URL again (a certificate rollover is taken in then). */
+  SSO_METADATA_REFRESH_HOURS: integer(24),
+  /** Bound on one reading of a SAML metadata URL, body included. */
+  SSO_METADATA_TIMEOUT_MS: integer(5_000),
+  /** The largest SAML metadata document read from a URL; a larger one is refused. */
+  SSO_METADATA_MAX_BYTES: integer(1_048_576),
   /** SCIM requests a directory may make a second (a burst of twice that), its identity provider's own budget. */
   SCIM_RATE_LIMIT_PER_SECOND: integer(25),
   /** SCIM users a tenant's directories may hold together; past it a create is SCIM's 409 naming limit_reached. */

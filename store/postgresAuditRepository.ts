@@ -1,4 +1,7 @@
-import type { AuditReadOptions, AuditRepository, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import type { AuditReadOptions, AuditRepository, EventFilter, IdempotentAppend } from '../domain/audit/auditRepository.ts';
+import type { ChainedEventRow } from '../domain/events/cloudEvent.ts';
+import { CHAINED_EVENT_COLUMNS } from './chainedEventSql.ts';
+import { AUDIT_RETENTION_CHECKPOINT } from '../domain/audit/auditRetention.ts';
 import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
 import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
 import { AUDIT_EVENT_JSON_SQL } from './auditEventJsonSql.ts';
@@ -161,6 +164,42 @@ export class PostgresAuditRepository implements AuditRepository {
     return rows;
   }
 
+  /**
+   * The feed's step, and the cloudevents export's: the listing's filters and the types, from the cursor up in id
+   * order (the (action, id) index serves types, the (tenant_id, id) one a tenant); each shape one prepared statement.
+   */
+  async chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<ChainedEventRow[]> {
+    const params: unknown[] = [];
+    const { conditions, shape } = filterConditions(filter, params);
+    if (filter.types !== undefined) conditions.push(`action = any($${params.push(filter.types)}::text[])`);
+    conditions.push(`e.id > $${params.push(afterId)}`);
+    const name = `events_after${shape}${filter.types ? '_types' : ''}`;
+    const text = `select ${CHAINED_EVENT_COLUMNS} from audit_events e where ${conditions.join(' and ')} order by e.id limit $${params.push(limit)}`;
+    const { rows } = await this.#read(options, (sql) => sql.query<ChainedEventRow>({ name, text, values: params }));
+    return rows;
+  }
+
+  /** One call of the owner's audit_remove_expired (Migration20261208000044AuditRetention), which does it all in its transaction. */
+  async removeExpired(tenantId: string, asOf: Date, meta: RequestMeta): Promise<{ checkpointId: number; removed: number } | undefined> {
+    const { rows } = await (await this.#sql()).query<{ checkpoint_id: string; removed: string }>({
+      name: 'audit_remove_expired',
+      text: 'select checkpoint_id, removed from audit_remove_expired($1, $2, $3, $4, $5)',
+      values: [tenantId, asOf, meta.actorId ?? null, meta.actorType ?? null, meta.recordedBy ?? null],
+    });
+    const [row] = rows;
+    return row ? { checkpointId: Number(row.checkpoint_id), removed: Number(row.removed) } : undefined;
+  }
+
+  /** The tenant's first event by id (ids and created_at rise together, within AUDIT_CLOCK_SKEW): one index step. */
+  async oldestRetainedAt(tenantId: string): Promise<Date | undefined> {
+    const { rows } = await (await this.#sql()).query<{ created_at: Date | string }>({
+      name: 'audit_oldest_retained',
+      text: `select created_at from audit_events where tenant_id = $1 and action <> '${AUDIT_RETENTION_CHECKPOINT}' order by id limit 1`,
+      values: [tenantId],
+    });
+    return rows[0] ? new Date(rows[0].created_at) : undefined;
+  }
+
   /** A read on the pool, each statement within `options.statementTimeoutMs` when given. */
   #read<T>(options: AuditReadOptions, work: (sql: Sql) => Promise<T>): Promise<T> {
     return withStatementTimeout(this.#orm, options.statementTimeoutMs, auditReadTimedOut, work);
@@ -226,7 +265,8 @@ export class PostgresAuditRepository implements AuditRepository {
 
   /**
    * One pass over the range in id order: each event's hash is recomputed from its predecessor's stored hash (the one
-   * just below the range for its first event), so an altered event is the first mismatch, and a removed one makes its
+   * just below the range for its first event; for an event whose predecessor a tenant's retention removed, the hash
+   * the removal kept in audit_chain_links), so an altered event is the first mismatch, and a removed one makes its
    * successor mismatch. Checking up to the end also compares the newest event with the chain head, which a removal
    * of the newest events would leave behind.
    */
@@ -239,11 +279,13 @@ export class PostgresAuditRepository implements AuditRepository {
              ), checked as (
                select e.id, e.hash,
                       e.hash = audit_event_hash(
-                        coalesce(lag(e.hash) over (order by e.id),
+                        coalesce(l.previous_hash,
+                                 lag(e.hash) over (order by e.id),
                                  (select p.hash from audit_events p, bounds where p.id < bounds.from_id order by p.id desc limit 1),
                                  repeat('0', 64)),
                         e) as intact
-                 from audit_events e, bounds where e.id between bounds.from_id and bounds.to_id
+                 from audit_events e left join audit_chain_links l on l.id = e.id, bounds
+                where e.id between bounds.from_id and bounds.to_id
              )
              select (select count(*) from checked) as checked,
                     (select min(id) from checked where not intact) as first_bad_id,

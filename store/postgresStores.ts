@@ -17,8 +17,9 @@ import { PostgresSsoConnectionRepository } from './postgresSsoConnectionReposito
 import { PostgresDirectoryRepository } from './postgresDirectoryRepository.ts';
 import { PostgresDirectoryUserRepository } from './postgresDirectoryUserRepository.ts';
 import { PostgresDirectoryGroupRepository } from './postgresDirectoryGroupRepository.ts';
+import { PostgresWebhookEndpointRepository } from './postgresWebhookEndpointRepository.ts';
 
-/** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' signing secrets). */
+/** The stores on `orm`; `secrets` seals what they must keep readable (audit streams' and webhook endpoints' signing secrets). */
 export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
   return {
     tenants: new PostgresTenantRepository(orm),
@@ -37,5 +38,6 @@ export function postgresStores(orm: Orm, secrets: SecretBox): RegistryStores {
     portal: new PostgresPortalRepository(orm),
     directoryUsers: new PostgresDirectoryUserRepository(orm),
     directoryGroups: new PostgresDirectoryGroupRepository(orm),
+    webhookEndpoints: new PostgresWebhookEndpointRepository(orm, secrets),
   };
 }

@@ -15,6 +15,7 @@ const GRANTS = (role: string, database: string) => [
   `revoke insert, update, delete, truncate on mikro_orm_migrations from ${role}`,
   `revoke update, delete, truncate, references, trigger on audit_events from ${role}`,
   `revoke insert, update, delete, truncate on audit_chain_head from ${role}`,
+  `revoke insert, update, delete, truncate on audit_chain_links from ${role}`,
   `revoke all on sequence audit_event_ids from ${role}`,
   // A role's grants are added and taken away, never rewritten in place.
   `revoke update on role_permissions from ${role}`,

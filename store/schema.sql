@@ -48,6 +48,12 @@ CREATE TABLE public.audit_chain_head (
   CONSTRAINT audit_chain_head_singleton_check CHECK (singleton)
 );
 
+CREATE TABLE public.audit_chain_links (
+  id bigint NOT NULL,
+  previous_hash text NOT NULL,
+  CONSTRAINT audit_chain_links_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE public.audit_events (
   id bigint NOT NULL,
   action text NOT NULL,
@@ -122,11 +128,13 @@ CREATE TABLE public.deleted_sso_connections (
   id uuid NOT NULL,
   tenant_id uuid NOT NULL,
   issuer text NOT NULL,
-  client_id text NOT NULL,
+  client_id text,
   domains text[] DEFAULT '{}'::text[] NOT NULL,
   deleted_at timestamp with time zone NOT NULL,
+  protocol text DEFAULT 'oidc'::text NOT NULL,
   CONSTRAINT deleted_sso_connections_pkey PRIMARY KEY (idp_alias),
-  CONSTRAINT deleted_sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
+  CONSTRAINT deleted_sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
+  CONSTRAINT deleted_sso_connections_protocol_check CHECK (protocol = ANY (ARRAY['oidc'::text, 'saml'::text]))
 );
 
 CREATE TABLE public.directories (
@@ -145,6 +153,7 @@ CREATE TABLE public.directories (
   CONSTRAINT directories_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
   CONSTRAINT directories_state_check CHECK (state = ANY (ARRAY['active'::text, 'inactive'::text]))
 );
+CREATE INDEX directories_previous_token_idx ON public.directories USING btree (previous_token_expires_at) WHERE (previous_token_expires_at IS NOT NULL);
 CREATE INDEX directories_tenant_idx ON public.directories USING btree (tenant_id, created_at);
 CREATE TRIGGER directories_notify_change AFTER INSERT OR DELETE OR UPDATE ON directories FOR EACH ROW EXECUTE FUNCTION registry_notify_directory_change();
 
@@ -389,6 +398,7 @@ CREATE TABLE public.portal_links (
   CONSTRAINT portal_links_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
   CONSTRAINT portal_links_intent_check CHECK (intent = ANY (ARRAY['members'::text, 'invitations'::text, 'domains'::text, 'sso'::text, 'directory'::text, 'audit'::text]))
 );
+CREATE INDEX portal_links_ended_idx ON public.portal_links USING btree (COALESCE(used_at, expires_at));
 CREATE INDEX portal_links_tenant_idx ON public.portal_links USING btree (tenant_id, created_at);
 
 CREATE TABLE public.portal_sessions (
@@ -407,6 +417,7 @@ CREATE TABLE public.portal_sessions (
   CONSTRAINT portal_sessions_link_id_fkey FOREIGN KEY (link_id) REFERENCES portal_links(id),
   CONSTRAINT portal_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
+CREATE INDEX portal_sessions_link_idx ON public.portal_sessions USING btree (link_id);
 
 CREATE TABLE public.product_clients (
   client_id text NOT NULL,
@@ -454,23 +465,40 @@ CREATE UNIQUE INDEX roles_shared_slug_unique ON public.roles USING btree (slug) 
 CREATE UNIQUE INDEX roles_tenant_slug_unique ON public.roles USING btree (tenant_id, slug) WHERE (tenant_id IS NOT NULL);
 CREATE TRIGGER roles_notify_change AFTER DELETE OR UPDATE ON roles FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_role_change();
 
+CREATE TABLE public.sso_certificate_notices (
+  connection_id uuid NOT NULL,
+  fingerprint_sha256 text NOT NULL,
+  notice text NOT NULL,
+  not_after timestamp with time zone NOT NULL,
+  sent_at timestamp with time zone NOT NULL,
+  CONSTRAINT sso_certificate_notices_pkey PRIMARY KEY (connection_id, fingerprint_sha256, notice),
+  CONSTRAINT sso_certificate_notices_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES sso_connections(id) ON DELETE CASCADE,
+  CONSTRAINT sso_certificate_notices_notice_check CHECK (notice = ANY (ARRAY['expiring_30d'::text, 'expiring_7d'::text, 'expiring_1d'::text, 'expired'::text]))
+);
+
 CREATE TABLE public.sso_connections (
   id uuid NOT NULL,
   tenant_id uuid NOT NULL,
   protocol text DEFAULT 'oidc'::text NOT NULL,
   issuer text NOT NULL,
-  client_id text NOT NULL,
-  client_secret_sealed text NOT NULL,
-  endpoints jsonb NOT NULL,
+  client_id text,
+  client_secret_sealed text,
+  endpoints jsonb,
   domains text[] DEFAULT '{}'::text[] NOT NULL,
   state text NOT NULL,
   idp_alias text NOT NULL,
   created_at timestamp with time zone NOT NULL,
   updated_at timestamp with time zone NOT NULL,
+  saml jsonb,
+  metadata_url text,
+  metadata_refreshed_at timestamp with time zone,
+  metadata_refresh_failed_at timestamp with time zone,
+  metadata_refresh_error text,
   CONSTRAINT sso_connections_pkey PRIMARY KEY (id),
   CONSTRAINT sso_connections_idp_alias_key UNIQUE (idp_alias),
   CONSTRAINT sso_connections_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
-  CONSTRAINT sso_connections_protocol_check CHECK (protocol = 'oidc'::text),
+  CONSTRAINT sso_connections_protocol_check CHECK (protocol = ANY (ARRAY['oidc'::text, 'saml'::text])),
+  CONSTRAINT sso_connections_protocol_fields_check CHECK (protocol = 'oidc'::text AND client_id IS NOT NULL AND client_secret_sealed IS NOT NULL AND endpoints IS NOT NULL AND saml IS NULL AND metadata_url IS NULL OR protocol = 'saml'::text AND saml IS NOT NULL AND metadata_refreshed_at IS NOT NULL AND client_id IS NULL AND client_secret_sealed IS NULL AND endpoints IS NULL),
   CONSTRAINT sso_connections_state_check CHECK (state = ANY (ARRAY['active'::text, 'inactive'::text]))
 );
 CREATE INDEX sso_connections_tenant_idx ON public.sso_connections USING btree (tenant_id, created_at);
@@ -492,6 +520,7 @@ CREATE TABLE public.tenant_actor_outbox (
   CONSTRAINT tenant_actor_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id)
 );
 CREATE INDEX tenant_actor_outbox_dead_idx ON public.tenant_actor_outbox USING btree (dead_lettered_at) WHERE ((dead_lettered_at IS NOT NULL) AND (delivered_at IS NULL));
+CREATE INDEX tenant_actor_outbox_delivered_idx ON public.tenant_actor_outbox USING btree (delivered_at) WHERE (delivered_at IS NOT NULL);
 CREATE INDEX tenant_actor_outbox_pending_idx ON public.tenant_actor_outbox USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (dead_lettered_at IS NULL));
 
 CREATE TABLE public.tenant_products (
@@ -538,6 +567,28 @@ CREATE INDEX tenants_slug_prefix_idx ON public.tenants USING btree (lower(slug) 
 CREATE INDEX tenants_status_listing_idx ON public.tenants USING btree (status, created_at DESC, id DESC);
 CREATE TRIGGER tenants_notify_change AFTER DELETE OR UPDATE ON tenants FOR EACH ROW EXECUTE FUNCTION registry_notify_tenant_change();
 CREATE TRIGGER tenants_notify_insert AFTER INSERT ON tenants FOR EACH STATEMENT EXECUTE FUNCTION registry_notify_tenant_listing();
+
+CREATE TABLE public.webhook_endpoints (
+  id uuid NOT NULL,
+  url text NOT NULL,
+  types text[] NOT NULL,
+  tenant_id uuid,
+  state text DEFAULT 'active'::text NOT NULL,
+  secret_encrypted text NOT NULL,
+  previous_secret_encrypted text,
+  previous_secret_until timestamp with time zone,
+  last_delivered_sequence bigint NOT NULL,
+  replay_generation integer DEFAULT 0 NOT NULL,
+  replay_after_sequence bigint,
+  last_error text,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  deleted_at timestamp with time zone,
+  CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id),
+  CONSTRAINT webhook_endpoints_state_check CHECK (state = ANY (ARRAY['active'::text, 'failing'::text, 'disabled'::text])),
+  CONSTRAINT webhook_endpoints_types_check CHECK (cardinality(types) > 0)
+);
+CREATE INDEX webhook_endpoints_live_idx ON public.webhook_endpoints USING btree (created_at, id) WHERE (deleted_at IS NULL);
 
 -- Functions (the triggers' among them)
 
@@ -598,7 +649,58 @@ CREATE OR REPLACE FUNCTION public.audit_events_reject_change()
  LANGUAGE plpgsql
 AS $function$
       begin
+        if tg_op = 'DELETE' and current_setting('registry.retention_purge', true) = 'on' then
+          return old;
+        end if;
         raise exception 'audit_events is append-only: % is not allowed', tg_op using errcode = 'insufficient_privilege';
+      end $function$;
+
+CREATE OR REPLACE FUNCTION public.audit_remove_expired(p_tenant uuid, p_as_of timestamp with time zone, p_actor_id text, p_actor_type text, p_recorded_by text)
+ RETURNS TABLE(checkpoint_id bigint, removed bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+      declare
+        keep_days int;
+        removed_before timestamptz;
+        first_id bigint;
+        last_id bigint;
+        doomed bigint;
+        checkpoint_event bigint;
+      begin
+        select (t.settings->>'audit_retention_days')::int into keep_days from public.tenants t
+          where t.id = p_tenant and jsonb_typeof(t.settings->'audit_retention_days') = 'number';
+        if keep_days is null then
+          return;
+        end if;
+        removed_before := p_as_of - make_interval(days => keep_days);
+        select min(e.id), max(e.id), count(*) into first_id, last_id, doomed from public.audit_events e
+          where e.tenant_id = p_tenant and e.created_at < removed_before;
+        if doomed = 0 then
+          return;
+        end if;
+        insert into public.audit_events (action, tenant_id, actor_id, actor_type, target_id, target_type, metadata, recorded_by)
+          values ('audit.retention_checkpoint', p_tenant, p_actor_id, p_actor_type, p_tenant::text, 'tenant',
+                  jsonb_build_object('retention_days', keep_days,
+                                     'removed_before', to_char(removed_before at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                     'removed_count', doomed, 'first_removed_id', first_id, 'last_removed_id', last_id),
+                  p_recorded_by)
+          returning id into checkpoint_event;
+        -- Each remaining event right after a removed one keeps that one's hash, unless its own predecessor was removed
+        -- before (then its link already names it).
+        insert into public.audit_chain_links (id, previous_hash)
+          select n.id, d.hash from public.audit_events d
+            cross join lateral (select e.id, e.tenant_id, e.created_at from public.audit_events e where e.id > d.id order by e.id limit 1) n
+           where d.tenant_id = p_tenant and d.created_at < removed_before and d.id < checkpoint_event
+             and not (n.tenant_id is not distinct from p_tenant and n.created_at < removed_before and n.id < checkpoint_event)
+          on conflict (id) do nothing;
+        delete from public.audit_chain_links l using public.audit_events e
+          where l.id = e.id and e.tenant_id = p_tenant and e.created_at < removed_before and e.id < checkpoint_event;
+        perform set_config('registry.retention_purge', 'on', true);
+        delete from public.audit_events e where e.tenant_id = p_tenant and e.created_at < removed_before and e.id < checkpoint_event;
+        perform set_config('registry.retention_purge', 'off', true);
+        return query select checkpoint_event, doomed;
       end $function$;
 
 CREATE OR REPLACE FUNCTION public.registry_notify_api_key_change()

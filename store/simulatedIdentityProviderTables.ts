@@ -259,6 +259,12 @@ export async function identityProviderExists(sql: Sql, alias: string): Promise<b
   return (await run<{ alias: string }>(sql, 'identity_provider_exists', 'select alias from idp_sim_identity_providers where alias = $1', [alias])).length > 0;
 }
 
+/** The protocol an identity provider was made for (`oidc` for one kept before SAML, whose config names none); undefined when there is none. */
+export async function identityProviderProtocol(sql: Sql, alias: string): Promise<string | undefined> {
+  const [row] = await run<{ protocol: string }>(sql, 'identity_provider_protocol', `select coalesce(config->>'protocol', 'oidc') as protocol from idp_sim_identity_providers where alias = $1`, [alias]);
+  return row?.protocol;
+}
+
 export async function deleteIdentityProvider(sql: Sql, alias: string): Promise<void> {
   await run(sql, 'delete_identity_provider', 'delete from idp_sim_identity_providers where alias = $1', [alias]);
 }

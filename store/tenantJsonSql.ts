@@ -15,6 +15,11 @@ export const TENANT_JSON_SQL = `'{"id":"' || id || '","slug":' || ${jsonStringSq
   || ',"contract_end":' || coalesce(${quotedDate('contract_end')}, 'null')
   || ',"settings":{"default_role":' || coalesce(nullif(settings->'default_role', 'null'), '"${DEFAULT_INVITED_ROLE}"')::text
   || ',"invitation_expiry_days":' || coalesce(nullif(settings->'invitation_expiry_days', 'null'), '${DEFAULT_INVITATION_EXPIRY_DAYS}')::text
+  || ',"sign_in":{"require_sso":' || coalesce(nullif(settings#>'{sign_in,require_sso}', 'null'), 'false')::text
+  || ',"mfa":' || coalesce(nullif(settings#>'{sign_in,mfa}', 'null'), '"off"')::text
+  || case when jsonb_typeof(settings#>'{sign_in,session_max_hours}') = 'number' then ',"session_max_hours":' || (settings#>'{sign_in,session_max_hours}')::text else '' end
+  || '}'
+  || case when jsonb_typeof(settings->'audit_retention_days') = 'number' then ',"audit_retention_days":' || (settings->'audit_retention_days')::text else '' end
   || '},"created_at":' || ${quotedIso('created_at')} || ',"updated_at":' || ${quotedIso('updated_at')}
   || ${optionalFieldSql('erp_customer_id', jsonStringSql("nullif(erp_customer_id, '')"))}
   || ${optionalFieldSql('payment_cust_id', jsonStringSql("nullif(payment_cust_id, '')"))}

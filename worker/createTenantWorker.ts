@@ -8,11 +8,16 @@ import type { Orm } from '../store/orm.ts';
 import type { IdentityProvider } from '../identityProvider/identityProvider.ts';
 import { createTenantActorActivities } from '../activities/tenantActor/tenantActorActivities.ts';
 import { createAuditStreamActivities } from '../activities/auditStream/auditStreamActivities.ts';
+import { createWebhookDeliveryActivities } from '../activities/webhookDelivery/webhookDeliveryActivities.ts';
 import { postgresStores } from '../store/postgresStores.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { systemHostResolver } from '../platform/hostResolver.ts';
 import type { ResolveHost } from '../domain/auditStreams/streamTargets.ts';
 import type { DomainChecks } from '../domain/domains/domainChecks.ts';
+import type { SamlMetadataSource } from '../domain/sso/samlMetadataSource.ts';
+import type { RetentionPeriods } from '../domain/retention/retainedRows.ts';
+import { createRetentionActivities } from '../activities/retention/retentionActivities.ts';
+import { PostgresRetainedRows } from '../store/postgresRetainedRows.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -83,17 +88,27 @@ export interface TenantWorkerOptions {
   trialReminderDays?: number;
   /** Domains' TXT look-ups and their times (DNS_SERVERS, DOMAIN_*); absent, the actor checks no domain. */
   domainChecks?: DomainChecks;
+  /** Reads SAML metadata URLs again (samlMetadataReaderOf); absent, the actor reads none. */
+  samlMetadata?: SamlMetadataSource;
+  /** SSO_METADATA_REFRESH_HOURS */
+  metadataRefreshHours?: number;
+  /** How long each kind of retained row is kept once it ended (worker/retentionPeriodsOf.ts). */
+  retention: RetentionPeriods;
   metrics?: WorkerMetrics;
   /** Where waiting for Temporal at start is reported. */
   log?: Logger;
 }
 
-/** Every activity the worker runs: the tenant actors' and the audit streams'. */
+/** Every activity the worker runs: the tenant actors', the audit streams', the webhook endpoints' and the retention sweep's. */
 export function workerActivities(
-  options: Pick<TenantWorkerOptions, 'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks'>,
+  options: Pick<
+    TenantWorkerOptions,
+    'orm' | 'idp' | 'auditStreamTimeoutMs' | 'auditStreamAllowedHosts' | 'resolveHost' | 'secretBox' | 'trialReminderDays' | 'metrics' | 'domainChecks' | 'samlMetadata' | 'metadataRefreshHours' | 'retention'
+  >,
 ) {
   const stores = postgresStores(options.orm, options.secretBox);
   const timeoutMs = options.auditStreamTimeoutMs ?? 5_000;
+  const targets = { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) };
   return {
     ...createTenantActorActivities({
       stores,
@@ -104,18 +119,23 @@ export function workerActivities(
           : pushesInTurn(options.idp, (userId, work) => withUserAttributeTurn(options.orm, userId, work)),
       trialReminderDays: options.trialReminderDays,
       domainChecks: options.domainChecks,
+      samlMetadata: options.samlMetadata,
+      metadataRefreshHours: options.metadataRefreshHours,
       metrics: options.metrics,
     }),
     ...createAuditStreamActivities({
       streams: stores.auditStreams,
       audit: stores.audit,
       timeoutMs,
-      targets: { allowedHosts: options.auditStreamAllowedHosts, resolveHost: options.resolveHost ?? systemHostResolver(timeoutMs) },
+      targets,
     }),
+    // The same outbound rule and bound as the audit streams' (docs/security.md).
+    ...createWebhookDeliveryActivities({ endpoints: stores.webhookEndpoints, audit: stores.audit, timeoutMs, targets }),
+    ...createRetentionActivities({ rows: new PostgresRetainedRows(options.orm), periods: options.retention, metrics: options.metrics }),
   };
 }
 
-/** A worker for the tenant actors and the audit streams: deterministic workflow code in its sandbox, side effects as activities. */
+/** A worker for the tenant actors, the audit streams, the webhook endpoints and the retention sweep: deterministic workflow code in its sandbox, side effects as activities. */
 export async function createTenantWorker(options: TenantWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { tracing } = options.temporal;
   // Started while Temporal is down: wait for it rather than exit (a supervisor would only restart into the same wait).

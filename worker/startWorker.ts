@@ -1,4 +1,5 @@
 import { domainChecksOf } from '../platform/domainChecksOf.ts';
+import { samlMetadataReaderOf } from '../activities/tenantActor/samlMetadataReaderOf.ts';
 import { Runtime } from '@temporalio/worker';
 import type { Settings } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -10,9 +11,12 @@ import type { WorkerReadiness } from './workerReadiness.ts';
 import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import type { SecretBox } from '../platform/secretBox.ts';
 import { temporalWithoutTlsWarning } from '../platform/temporal/temporalWithoutTlsWarning.ts';
+import { retentionPeriodsOf } from './retentionPeriodsOf.ts';
+import { keepRetentionSweepStarted } from './retentionSweep.ts';
 
 /**
- * Runs the tenant-actor worker until stop(); stop lets running activities finish (Temporal's graceful shutdown).
+ * Runs the tenant-actor worker until stop(), and keeps the retention sweep started; stop lets running activities
+ * finish (Temporal's graceful shutdown).
  * `observed`: its metrics and health listener (WORKER_METRICS_PORT), started by the process before this, with the
  * readiness that watches the worker made here.
  */
@@ -47,13 +51,25 @@ export async function startWorker(options: {
     secretBox: options.secretBox,
     trialReminderDays: options.settings.TRIAL_REMINDER_DAYS,
     domainChecks: domainChecksOf(options.settings),
+    samlMetadata: samlMetadataReaderOf(options.settings),
+    metadataRefreshHours: options.settings.SSO_METADATA_REFRESH_HOURS,
+    retention: retentionPeriodsOf(options.settings),
   });
   const running = worker.run();
+  const retentionSweep = keepRetentionSweepStarted({
+    connection,
+    namespace: options.settings.TEMPORAL_NAMESPACE,
+    taskQueue: options.settings.TEMPORAL_TASK_QUEUE,
+    payloadCodec: options.temporal.payloadCodec,
+    log: options.log,
+    timeoutMs: options.settings.TEMPORAL_HANDOFF_TIMEOUT_MS,
+  });
   options.readiness?.watch(worker, connection);
   options.log.info({ taskQueue: options.settings.TEMPORAL_TASK_QUEUE }, 'tenant actor worker running');
   return {
     running,
     async stop() {
+      await retentionSweep.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();

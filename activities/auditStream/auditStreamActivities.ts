@@ -1,11 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { fetch, type Agent } from 'undici';
 import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
 import { auditEventJson } from '../../domain/audit/auditEventRow.ts';
 import type { AuditStreamRepository } from '../../domain/auditStreams/auditStreamRepository.ts';
 import { signDelivery } from '../../domain/auditStreams/streamSignature.ts';
 import { resolveStreamTarget, streamHost, type StreamTargets } from '../../domain/auditStreams/streamTargets.ts';
+import { standardWebhookHeaders } from '../../domain/webhooks/standardWebhookSignature.ts';
 import { agentPinnedTo } from '../../platform/pinnedAgent.ts';
+import { signedPost } from '../signedPost.ts';
 
 /** Events read per step; each is still POSTed on its own, in id order. */
 const BATCH = 100;
@@ -26,32 +27,19 @@ export interface AuditStreamActivityOptions {
   pollIntervalMs?: number;
 }
 
-/** One delivery: the event's JSON as the body, signed; anything but a 2xx (redirects included) is a failure. */
-async function post(url: string, agent: Agent, body: string, secret: string, eventId: number, streamId: string, timeoutMs: number): Promise<void> {
-  let response: Awaited<ReturnType<typeof fetch>>;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-registry-signature': signDelivery(body, secret),
-        'x-registry-event-id': String(eventId),
-        'x-registry-stream-id': streamId,
-      },
-      body,
-      // A redirect could lead to a host the stream target rule refuses: it is not followed.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      dispatcher: agent,
-    });
-  } catch (error) {
-    const cause = (error as Error).cause as Error | undefined;
-    throw ApplicationFailure.retryable(`delivery of event ${eventId} failed: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`, 'receiver_unreachable');
-  }
-  await response.body?.cancel();
-  if (response.status < 200 || response.status > 299) {
-    throw ApplicationFailure.retryable(`the receiver answered ${response.status} to event ${eventId}`, 'receiver_refused');
-  }
+/**
+ * The headers of one delivery: the event's id and the older `X-Registry-Signature` (hex HMAC of the body), and the
+ * Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), keyed by the secret's UTF-8
+ * bytes, which bind the time of sending so a captured delivery cannot be replayed later.
+ */
+function deliveryHeaders(body: string, secret: string, eventId: number, streamId: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-registry-signature': signDelivery(body, secret),
+    'x-registry-event-id': String(eventId),
+    'x-registry-stream-id': streamId,
+    ...standardWebhookHeaders({ id: String(eventId), timestamp: Math.floor(Date.now() / 1000), body }, [Buffer.from(secret, 'utf8')]),
+  };
 }
 
 export function createAuditStreamActivities(options: AuditStreamActivityOptions) {
@@ -88,7 +76,8 @@ export function createAuditStreamActivities(options: AuditStreamActivityOptions)
             for (const row of events) {
               const id = Number(row.id);
               try {
-                await post(stream.url, agent, auditEventJson(row), stream.secret, id, streamId, timeoutMs);
+                const body = auditEventJson(row);
+                await signedPost({ url: stream.url, agent, body, headers: deliveryHeaders(body, stream.secret, id, streamId), timeoutMs, what: `event ${id}` });
               } catch (error) {
                 await streams.recordProgress(streamId, cursor, (error as Error).message);
                 throw error;

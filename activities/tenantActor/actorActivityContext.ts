@@ -1,5 +1,6 @@
 import type { DomainChecks } from '../../domain/domains/domainChecks.ts';
 import type { RegistryStores } from '../../domain/registryStores.ts';
+import type { SamlMetadataSource } from '../../domain/sso/samlMetadataSource.ts';
 import type { IdentityProvider } from '../../identityProvider/identityProvider.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 import { providerStepOf, type ProviderStep } from './providerStep.ts';
@@ -15,6 +16,10 @@ export interface TenantActorActivityDeps {
   metrics?: WorkerMetrics;
   /** How long the invite step waits for the invite ledger's database before giving up on it (see sendInvite). */
   inviteLedgerPatienceMs?: number;
+  /** Reads SAML metadata URLs (SSO_ISSUER_ALLOWED_HOSTS, SSO_METADATA_*); absent, the actor reads none again. */
+  samlMetadata?: SamlMetadataSource;
+  /** SSO_METADATA_REFRESH_HOURS; default 24. */
+  metadataRefreshHours?: number;
 }
 
 /** What every family of the actor's activities works with: the deps, their defaults filled in, and the provider step. */
@@ -26,6 +31,8 @@ export interface ActorActivityContext {
   /** Days before a trial's end its reminder is due (TRIAL_REMINDER_DAYS). */
   reminderDays: number;
   ledgerPatienceMs: number;
+  samlMetadata?: SamlMetadataSource;
+  metadataRefreshHours: number;
   step: ProviderStep;
 }
 
@@ -37,6 +44,8 @@ export function actorActivityContext(deps: TenantActorActivityDeps): ActorActivi
     metrics: deps.metrics,
     reminderDays: deps.trialReminderDays ?? 3,
     ledgerPatienceMs: deps.inviteLedgerPatienceMs ?? 20_000,
+    samlMetadata: deps.samlMetadata,
+    metadataRefreshHours: deps.metadataRefreshHours ?? 24,
     step: providerStepOf(deps.metrics),
   };
 }

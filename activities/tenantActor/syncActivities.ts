@@ -6,10 +6,11 @@ import type { DirectoryRecord } from '../../domain/directories/directoryRecord.t
 import type { DirectoryUserRecord } from '../../domain/directories/directoryUserRecord.ts';
 import { emailOf, nameOf } from '../../domain/directories/scimUserResource.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
-import { ssoAliasOf } from '../../domain/sso/ssoConnectionRecord.ts';
+import { ssoAliasOf, type SsoConnectionRecord } from '../../domain/sso/ssoConnectionRecord.ts';
+import type { SsoServiceProvider } from '../../domain/sso/ssoServiceProvider.ts';
 import type { TenantRecord } from '../../domain/tenants/tenantRecord.ts';
 import { tenantSettingsOf } from '../../domain/tenants/tenantSettings.ts';
-import type { PushedMembership, TenantRef } from '../../identityProvider/identityProvider.ts';
+import type { PushedMembership, SsoProvider, TenantRef } from '../../identityProvider/identityProvider.ts';
 import { organizationNameOf } from '../../domain/provisioning/provisioningVocabulary.ts';
 import type { ActorActivityContext } from './actorActivityContext.ts';
 import { asActivityFailure } from './activityFailures.ts';
@@ -80,8 +81,31 @@ async function syncSsoProvider(context: ActorActivityContext, tenantId: string, 
   }
   const ref = tenantRefOf(tenant);
   await ensureOrganization(context, ref);
-  const provider = {
-    alias: connection.idpAlias,
+  const provider = ssoProviderOf(connection, idp.ssoServiceProvider(connection.idpAlias));
+  await step('sso', () => asActivityFailure(() => idp.putSsoProvider(ref, provider)));
+  log.info('synced SSO identity provider', { tenantId, connectionId, alias: connection.idpAlias, state: connection.state });
+  return { provider: 'put' };
+}
+
+/** The connection as the provider's identity provider is made of it: OIDC's endpoints and client, or SAML's IdP and SP. */
+function ssoProviderOf(connection: SsoConnectionRecord, sp: SsoServiceProvider): SsoProvider {
+  const common = { alias: connection.idpAlias, domains: connection.domains, enabled: connection.state === 'active' };
+  if (connection.protocol === 'saml') {
+    const { entityId, ssoUrl, ssoBinding, wantAuthnRequestsSigned, certificates } = connection.saml;
+    return {
+      ...common,
+      protocol: 'saml',
+      idpEntityId: entityId,
+      ssoUrl,
+      ssoBinding,
+      wantAuthnRequestsSigned,
+      certificates,
+      serviceProvider: { entityId: sp.entityId, acsUrl: sp.acsUrl, metadataUrl: sp.metadataUrl },
+    };
+  }
+  return {
+    ...common,
+    protocol: 'oidc',
     issuer: connection.issuer,
     authorizationUrl: connection.endpoints.authorizationEndpoint,
     tokenUrl: connection.endpoints.tokenEndpoint,
@@ -89,12 +113,7 @@ async function syncSsoProvider(context: ActorActivityContext, tenantId: string, 
     userInfoUrl: connection.endpoints.userinfoEndpoint,
     clientId: connection.clientId,
     clientSecret: connection.clientSecret,
-    domains: connection.domains,
-    enabled: connection.state === 'active',
   };
-  await step('sso', () => asActivityFailure(() => idp.putSsoProvider(ref, provider)));
-  log.info('synced SSO identity provider', { tenantId, connectionId, alias: connection.idpAlias, state: connection.state });
-  return { provider: 'put' };
 }
 
 type DirectoryMember = 'active' | 'inactive' | 'removed' | 'none';

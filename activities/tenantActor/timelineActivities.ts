@@ -4,15 +4,23 @@ import { planExpiry } from '../../domain/invitations/expireInvitation.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import { planDueLifecycle, upcomingLifecycleEvents, type LifecycleEvent } from '../../domain/tenants/lifecycleTimeline.ts';
 import type { ActorActivityContext } from './actorActivityContext.ts';
+import { applyDueSamlEvents, samlTimelineEvents, type SamlTimelineEvent } from './samlTimeline.ts';
+import { retentionDueAt } from '../../domain/audit/auditRetention.ts';
 
-/** An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next look-up. */
+/**
+ * An event on the actor's timeline: the tenant's lifecycle, the expiry of each pending invitation, each domain's next
+ * look-up, its SAML connections' readings and notices, the next removal of the audit events its retention expired.
+ */
 export type ActorTimelineEvent =
   | LifecycleEvent
+  | SamlTimelineEvent
   | { kind: 'invitation_expired'; invitationId: string; at: number }
-  | { kind: 'domain_check'; domainId: string; at: number };
+  | { kind: 'domain_check'; domainId: string; at: number }
+  | { kind: 'audit_retention'; at: number };
 
 /** The tenant's status and what is still to happen to it, soonest first (the actor sets its timer from it). */
-async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorActivityContext, tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
+async function loadTenantTimeline(context: ActorActivityContext, tenantId: string): Promise<{ status: string | null; upcoming: ActorTimelineEvent[] }> {
+  const { stores, domainChecks, reminderDays } = context;
   const tenant = await stores.tenants.find({ by: 'id', id: tenantId });
   if (!tenant) return { status: null, upcoming: [] };
   const lifecycle = upcomingLifecycleEvents(tenant, (await stores.tenants.entitlementsOf(tenantId)) ?? [], reminderDays);
@@ -22,7 +30,11 @@ async function loadTenantTimeline({ stores, domainChecks, reminderDays }: ActorA
   const domains = domainChecks
     ? ((await stores.domains?.nextChecks(tenantId)) ?? []).map(({ id, at }): ActorTimelineEvent => ({ kind: 'domain_check', domainId: id, at: at.getTime() }))
     : [];
-  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains].sort((a, b) => a.at - b.at) };
+  const saml = await samlTimelineEvents(context, tenantId);
+  const days = tenant.settings.audit_retention_days;
+  const oldest = typeof days === 'number' ? await stores.audit.oldestRetainedAt(tenantId) : undefined;
+  const retention: ActorTimelineEvent[] = oldest && typeof days === 'number' ? [{ kind: 'audit_retention', at: retentionDueAt(oldest, days) }] : [];
+  return { status: tenant.status, upcoming: [...lifecycle, ...invitations, ...domains, ...saml, ...retention].sort((a, b) => a.at - b.at) };
 }
 
 /**
@@ -33,11 +45,13 @@ async function applyDueLifecycle(
   context: ActorActivityContext,
   tenantId: string,
   asOf: number,
-): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[]; domainsChanged: boolean }> {
+): Promise<{ applied: LifecycleEvent[]; claimsChanged: boolean; membersRemoved: string[]; domainsChanged: boolean; ssoChanged: string[] }> {
   const changed = await context.stores.tenants.change(tenantId, SYSTEM_ACTOR, (tenant) => planDueLifecycle(tenant, new Date(asOf), context.reminderDays));
   const membersRemoved = await expireDueInvitations(context, tenantId, asOf);
   const domainsChanged = await checkDueDomains(context, tenantId, asOf);
-  return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged };
+  const ssoChanged = await applyDueSamlEvents(context, tenantId, asOf);
+  await removeExpiredEvents(context, tenantId, asOf);
+  return { ...(changed?.result ?? { applied: [], claimsChanged: false }), membersRemoved, domainsChanged, ssoChanged };
 }
 
 /**
@@ -78,6 +92,15 @@ async function checkDueDomains({ stores, domainChecks, metrics }: ActorActivityC
     if (checked.handOffs.length > 0) await stores.outbox?.markDelivered(checked.handOffs.map((handOff) => handOff.id));
   }
   return changed;
+}
+
+/**
+ * The tenant's audit events older than its retention at `asOf`, removed after their checkpoint (none set, or none
+ * that old: nothing happens). The store does it in one transaction, so a repeat finds nothing left to remove.
+ */
+async function removeExpiredEvents({ stores }: ActorActivityContext, tenantId: string, asOf: number): Promise<void> {
+  const removal = await stores.audit.removeExpired(tenantId, new Date(asOf), SYSTEM_ACTOR);
+  if (removal) log.info('audit events past retention removed', { tenantId, removed: removal.removed, checkpointId: removal.checkpointId });
 }
 
 /** The timeline family's activities: what the actor's timers wait for, and what is due when one fires. */

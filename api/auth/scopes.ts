@@ -13,6 +13,8 @@ export const SCOPES = {
   'provisioning:operate': 'resend invites and retry provisioning',
   'members:read': "read permissions, roles, tenants' members and invitations",
   'members:write': "create, change and delete a tenant's own roles; add, change, deactivate, reactivate and remove tenants' members; invite, resend and revoke invitations; portal links",
+  'events:read': "read the events feed (GET /v1/events): every tenant's events as CloudEvents, a bound token's own tenants' only",
+  'events:write': 'create, change, replay and delete webhook endpoints: where the registry sends typed events',
   'registry:admin': 'everything, including decoding Temporal payloads and changing what every tenant shares: the permissions catalog and the shared roles',
 } as const;
 

@@ -5,6 +5,8 @@ import type { ActorOutbox } from '../../domain/tenantActor/actorOutboxRepository
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditStreamClient } from '../temporalClients/auditStreamClient.ts';
 import type { TenantActorClient } from '../temporalClients/tenantActorClient.ts';
+import type { WebhookDeliveryClient } from '../temporalClients/webhookDeliveryClient.ts';
+import type { WebhookEndpointRecord } from '../../domain/webhooks/webhookEndpointRepository.ts';
 
 export interface ChangeEffectDispatcherDeps {
   cache: RegistryCache;
@@ -16,12 +18,14 @@ export interface ChangeEffectDispatcherDeps {
   tenantActors?: TenantActorClient;
   /** Absent: the reconciler of a replica that has Temporal starts the streams. */
   auditStreams?: AuditStreamClient;
+  /** Absent: the reconciler of a replica that has Temporal starts the webhook deliveries. */
+  webhookDeliveries?: WebhookDeliveryClient;
 }
 
 /**
  * The one place a committed change's effects are carried out, for every domain service of the API process: this
  * replica's cache, the hand-offs to the tenants' actors (each marked delivered once Temporal has it; the outbox relay
- * delivers what this could not, through `deliver`), and the audit streams' delivery workflows. Nothing here throws to
+ * delivers what this could not, through `deliver`), and the audit streams' and webhook endpoints' delivery workflows. Nothing here throws to
  * the caller: the change is committed and its answer stands.
  */
 export class ChangeEffectDispatcher implements ChangeEffects {
@@ -111,6 +115,12 @@ export class ChangeEffectDispatcher implements ChangeEffects {
     await this.#deps.auditStreams
       ?.stop(streamId)
       .catch((err: unknown) => this.#deps.log.warn({ streamId, err }, 'could not cancel the audit stream delivery; it stops at its next step'));
+  }
+
+  async webhookEndpointChanged(endpoint: WebhookEndpointRecord): Promise<void> {
+    await this.#deps.webhookDeliveries
+      ?.wake(endpoint)
+      .catch((err: unknown) => this.#deps.log.warn({ endpointId: endpoint.id, err }, 'webhook delivery not told of the change; it sees it at its next step, or the reconciler starts it'));
   }
 }
 

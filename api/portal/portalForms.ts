@@ -33,6 +33,32 @@ export function textField(options: { name: string; label: string; value?: string
 </div>`;
 }
 
+/** A labelled multi-line text field (pasted metadata) with its hint and error, described as textField's are. */
+export function textArea(options: { name: string; label: string; value?: string; hint?: string; rows?: number; errors?: FieldErrors }): SafeHtml {
+  const { name, label, errors = {} } = options;
+  const error = errors[name];
+  const described = [options.hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+  <label for="${name}">${label}</label>
+  ${options.hint ? html`<p class="hint" id="${name}-hint">${options.hint}</p>` : ''}
+  <textarea id="${name}" name="${name}" rows="${String(options.rows ?? 6)}" spellcheck="false"${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}>${options.value ?? ''}</textarea>
+  ${error ? html`<p class="error" id="${name}-error">${error}</p>` : ''}
+</div>`;
+}
+
+/** A labelled file input (an uploaded metadata file), its hint and error described as textField's are. */
+export function fileField(options: { name: string; label: string; accept: string; hint?: string; errors?: FieldErrors }): SafeHtml {
+  const { name, label, errors = {} } = options;
+  const error = errors[name];
+  const described = [options.hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+  <label for="${name}">${label}</label>
+  ${options.hint ? html`<p class="hint" id="${name}-hint">${options.hint}</p>` : ''}
+  <input id="${name}" name="${name}" type="file" accept="${options.accept}"${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}>
+  ${error ? html`<p class="error" id="${name}-error">${error}</p>` : ''}
+</div>`;
+}
+
 /** A group of checkboxes (roles, domains) in a fieldset whose legend names it, with its error beside it. */
 export function checkboxes(options: { name: string; legend: string; choices: { value: string; label: string }[]; checked: readonly string[]; errors?: FieldErrors; idPrefix?: string }): SafeHtml {
   const { name, errors = {} } = options;

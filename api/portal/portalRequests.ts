@@ -1,8 +1,10 @@
 import type { Context } from 'koa';
+import { multipartFields } from './multipartFormBody.ts';
 
-/** A form's body (application/x-www-form-urlencoded) up to `limit` bytes; anything else is none. */
+/** A form's body (application/x-www-form-urlencoded, or multipart/form-data for a file) up to `limit` bytes; anything else is none. */
 export async function readFormBody(ctx: Context, limit: number): Promise<URLSearchParams | undefined> {
-  if (!ctx.is('application/x-www-form-urlencoded')) return undefined;
+  const multipart = typeof ctx.is('multipart/form-data') === 'string';
+  if (!multipart && !ctx.is('application/x-www-form-urlencoded')) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
@@ -10,6 +12,7 @@ export async function readFormBody(ctx: Context, limit: number): Promise<URLSear
     if (size > limit) return undefined;
     chunks.push(chunk as Buffer);
   }
+  if (multipart) return multipartFields(Buffer.concat(chunks), ctx.get('content-type'));
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 

@@ -23,7 +23,8 @@ import { PORTAL_CSS } from './portalStylesheet.ts';
 /** Everything beneath it is the portal's: its own pages, authenticated by its own cookie. */
 export const PORTAL_PATH_PREFIX = '/portal/';
 const COOKIE = 'portal_session';
-const FORM_LIMIT_BYTES = 64 * 1024;
+/** A form's body at most: room for an identity provider's SAML metadata, pasted or uploaded. */
+const FORM_LIMIT_BYTES = 256 * 1024;
 
 const PAGES: Record<PortalIntent, PortalIntentPage> = {
   members: membersPage,

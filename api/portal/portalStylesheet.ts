@@ -23,7 +23,8 @@ label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 fieldset.choices { border: 1px solid #d0d5dc; border-radius: 4px; margin: 0 0 1rem; padding: 0.5rem 0.75rem; }
 legend { font-weight: 600; padding: 0 0.25rem; }
 input[type=text], input[type=email], input[type=url], input[type=password] { width: 100%; max-width: 32rem; padding: 0.5rem; border: 1px solid #5c6670; border-radius: 4px; font: inherit; }
-input[aria-invalid=true] { border: 2px solid #a4000f; }
+textarea { width: 100%; max-width: 40rem; padding: 0.5rem; border: 1px solid #5c6670; border-radius: 4px; font: 0.85rem/1.4 ui-monospace, Menlo, Consolas, monospace; }
+input[aria-invalid=true], textarea[aria-invalid=true] { border: 2px solid #a4000f; }
 .hint { margin: 0 0 0.25rem; color: #4a535c; font-size: 0.9rem; }
 .error { margin: 0.25rem 0 0; color: #a4000f; font-weight: 600; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 4px; border: 1px solid #12355b; background: #12355b; color: #fff; cursor: pointer; }
@@ -36,6 +37,7 @@ form.inline { display: inline; }
 .secret { font-family: ui-monospace, Menlo, Consolas, monospace; background: #fff8e1; border: 1px solid #8a6d00; padding: 0.75rem; word-break: break-all; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+form + .actions { margin-top: 0.75rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .error-summary { border: 2px solid #a4000f; background: #fff; padding: 0.5rem 1rem; border-radius: 4px; margin-bottom: 1rem; }
 dl { margin: 0; }

@@ -16,6 +16,8 @@ import { permissionRoutes } from './permissions/index.ts';
 import { roleRoutes } from './roles/index.ts';
 import { tenantRoutes } from './tenants/index.ts';
 import { temporalCodecRoutes } from './temporalCodec/index.ts';
+import { eventRoutes } from './events/index.ts';
+import { webhookEndpointRoutes } from './webhookEndpoints/index.ts';
 
 /** Every operation the service serves; the router and the OpenAPI document are both built from this list. */
 export const allRoutes = [
@@ -37,4 +39,6 @@ export const allRoutes = [
   ...scimRoutes,
   createPortalLinkRoute,
   ...temporalCodecRoutes,
+  ...eventRoutes,
+  ...webhookEndpointRoutes,
 ];

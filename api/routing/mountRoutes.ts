@@ -41,7 +41,7 @@ export function routeMiddleware(route: AnyRoute, context: AppContext): Middlewar
     const query = route.query || search !== '' ? queryOf(route, search) : {};
     let body: unknown;
     if (route.body) {
-      const raw = await readJsonBody(ctx, context.settings.BODY_LIMIT_BYTES);
+      const raw = await readJsonBody(ctx, Math.max(route.bodyLimitBytes ?? 0, context.settings.BODY_LIMIT_BYTES));
       if (raw === undefined && route.bodyRequired !== false) throw invalidInput('request body is required');
       const bodyProblem = jsonInputProblem(raw);
       if (bodyProblem) throw invalidInput(`body: ${bodyProblem}`);

@@ -54,6 +54,8 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   query?: Q;
   body?: B;
   bodyRequired?: boolean;
+  /** A body limit of the operation's own where its schema admits more than BODY_LIMIT_BYTES (a SAML metadata document). */
+  bodyLimitBytes?: number;
   /** Documents a body the handler reads itself (the verify endpoint must never answer 4xx). */
   requestBodyForDocs?: z.ZodType;
   /**

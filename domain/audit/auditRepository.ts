@@ -1,6 +1,7 @@
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend, AuditEvent, AuditFilter, AuditIntegrity, AuditQuery } from '../schemas/audit.ts';
 import type { AuditRow } from './auditEventRow.ts';
+import type { ChainedEventRow } from '../events/cloudEvent.ts';
 
 /** An idempotent append's outcome: the event (new, or the one the key first recorded), or a key reused for another body. */
 export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conflict: true };
@@ -12,6 +13,9 @@ export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conf
 export interface AuditReadOptions {
   statementTimeoutMs?: number;
 }
+
+/** What the events feed selects by (event types: audit actions, and one tenant), or an export the listing's filters. */
+export type EventFilter = AuditFilter & { types?: readonly string[] };
 
 /** The audit log's store (store/postgresAuditRepository.ts). */
 export interface AuditRepository {
@@ -41,6 +45,18 @@ export interface AuditRepository {
    * conflict when the earlier request differed. Concurrent uses of one key append once.
    */
   appendIdempotent(scope: string, key: string, requestHash: string, event: AuditAppend, meta: RequestMeta): Promise<IdempotentAppend>;
+  /**
+   * Up to `limit` events with ids above `afterId` of the given types and tenant (each optional), oldest first, as the
+   * events feed renders them: one page of GET /v1/events, one step of a delivery.
+   */
+  chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options?: AuditReadOptions): Promise<ChainedEventRow[]>;
+  /**
+   * The tenant's retention at `asOf`: with `settings.audit_retention_days` set and events older than that, appends
+   * the checkpoint and removes them (answering the checkpoint's id and how many it removed), else does nothing.
+   */
+  removeExpired(tenantId: string, asOf: Date, meta: RequestMeta): Promise<{ checkpointId: number; removed: number } | undefined>;
+  /** When the tenant's oldest event but its retention checkpoints was appended (none: undefined). */
+  oldestRetainedAt(tenantId: string): Promise<Date | undefined>;
   /** Recomputes the chain over the id range and compares with the stored hashes. */
   integrity(fromId?: number, toId?: number, options?: AuditReadOptions): Promise<AuditIntegrity>;
 }

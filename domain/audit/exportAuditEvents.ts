@@ -2,6 +2,7 @@ import type { AuditExportQuery } from '../schemas/audit.ts';
 import type { AuditRepository } from './auditRepository.ts';
 import { CSV_HEADER, csvLine, ndjsonLine, type ExportRow } from './auditExportFormat.ts';
 import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
+import { renderCloudEvent } from '../events/cloudEvent.ts';
 
 /**
  * Events per read: one keyset step over the id index. Larger batches exported no faster, but each batch's rows and
@@ -27,21 +28,40 @@ export async function exportAuditEvents(
   shown?: (row: ExportRow) => ExportRow,
 ): Promise<AsyncIterableIterator<string>> {
   const { format = 'ndjson', ...filter } = query;
+  const options = { statementTimeoutMs: limits.statementTimeoutMs };
+  if (format === 'cloudevents') {
+    // The events feed's documents, each with what its chain hash covers: a copy `npm run verify-events` checks.
+    const read = (afterId: number) => audit.chainedEventsAfter(filter, afterId, EXPORT_BATCH, options);
+    return exportedBatches(limits, read, (row) => `${renderCloudEvent(row)}\n`);
+  }
   const written = format === 'csv' ? csvLine : ndjsonLine;
   const line = shown ? (row: ExportRow) => written(shown(row)) : written;
-  const options = { statementTimeoutMs: limits.statementTimeoutMs };
+  const read = (afterId: number) => audit.eventsAfter(filter, afterId, EXPORT_BATCH, options);
+  return exportedBatches(limits, read, line, format === 'csv' ? CSV_HEADER : undefined);
+}
+
+/**
+ * The batches of one export as text chunks, in one of the heavy reads' slots from the first read to the end; the
+ * first batch is read before this returns, so a store failure is an error response rather than a cut stream.
+ */
+async function exportedBatches<R extends { id: string | number }>(
+  limits: AuditReadLimits,
+  read: (afterId: number) => Promise<R[]>,
+  line: (row: R) => string,
+  header?: string,
+): Promise<AsyncIterableIterator<string>> {
   const release = takeAuditReadSlot(limits);
-  const first = await audit.eventsAfter(filter, 0, EXPORT_BATCH, options).catch((error: unknown) => {
+  const first = await read(0).catch((error: unknown) => {
     release();
     throw error;
   });
   async function* chunks(): AsyncGenerator<string> {
-    if (format === 'csv') yield CSV_HEADER;
+    if (header !== undefined) yield header;
     let batch = first;
     while (batch.length > 0) {
       yield batch.map(line).join('');
       if (batch.length < EXPORT_BATCH) return;
-      batch = await audit.eventsAfter(filter, Number(batch[batch.length - 1]!.id), EXPORT_BATCH, options);
+      batch = await read(Number(batch[batch.length - 1]!.id));
     }
   }
   return releasingWhenDone(chunks(), release);

@@ -1,10 +1,10 @@
 /**
  * Actions only the service itself appends: its lifecycle, key, entitlement, catalog, provisioning, audit, permission,
- * role, member, invitation, domain, SSO, directory and portal events. A caller of POST /v1/audit may not write them, so no one can forge `tenant.created` or
+ * role, member, invitation, domain, SSO, directory, portal and webhook endpoint events. A caller of POST /v1/audit may not write them, so no one can forge `tenant.created` or
  * `role.updated`, or pre-empt a workflow's outcome event.
  */
 export const SERVICE_OWNED_ACTION_PREFIXES = [
-  'tenant.', 'api_key.', 'entitlement.', 'catalog.', 'idp.', 'audit.', 'permission.', 'role.', 'member.', 'invitation.', 'domain.', 'sso.', 'directory.', 'portal.', 'sign_in.',
+  'tenant.', 'api_key.', 'entitlement.', 'catalog.', 'idp.', 'audit.', 'permission.', 'role.', 'member.', 'invitation.', 'domain.', 'sso.', 'directory.', 'portal.', 'sign_in.', 'webhook_endpoint.',
 ] as const;
 
 /** The actor type of the service's own events (SYSTEM_ACTOR). */

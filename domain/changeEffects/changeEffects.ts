@@ -1,5 +1,6 @@
 import type { AuditStreamRecord } from '../auditStreams/auditStreamRepository.ts';
 import type { OutboxCommand } from '../tenantActor/tenantActorCommand.ts';
+import type { WebhookEndpointRecord } from '../webhooks/webhookEndpointRepository.ts';
 
 /** A command for a tenant's actor, written to the outbox in the transaction of the change that caused it. */
 export interface QueuedActorCommand {
@@ -57,4 +58,9 @@ export interface ChangeEffects {
   streamCreated(stream: AuditStreamRecord): Promise<void>;
   /** A deleted stream's delivery is cancelled now, or stops at its next step when it sees the deletion. */
   streamDeleted(streamId: string): Promise<void>;
+  /**
+   * A webhook endpoint was made, changed, deleted or asked to replay: its delivery starts, or hears of it at once (a
+   * backoff's wait ends); otherwise it sees the change at its next step, or the reconciler's sweep starts it.
+   */
+  webhookEndpointChanged(endpoint: WebhookEndpointRecord): Promise<void>;
 }

@@ -7,11 +7,8 @@ import type { RequestMeta } from '../requestMeta.ts';
 import type { PortalLinkRefusal } from './portalRepository.ts';
 import type { PortalSessionRecord } from './portalRecords.ts';
 import { newPortalSecret, portalSecretHash } from './portalSecret.ts';
+import { PORTAL_IDLE_MS, PORTAL_LIFETIME_MS } from './portalSessionLimits.ts';
 
-/** A session ends after this long without a request (SPEC-EXTENSIONS §11: 30 minutes idle). */
-export const PORTAL_IDLE_MS = 30 * 60_000;
-/** A session ends this long after it was opened, however busy (SPEC-EXTENSIONS §13: 8 hours). */
-export const PORTAL_LIFETIME_MS = 8 * 60 * 60_000;
 /** A session's last use is written at most this often (a page and its stylesheet are one use). */
 const TOUCH_EVERY_MS = 60_000;
 

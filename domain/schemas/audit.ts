@@ -108,9 +108,9 @@ export const AuditQuery = z
   .meta({ id: 'AuditQuery' });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
-export const AUDIT_EXPORT_FORMATS = ['ndjson', 'csv'] as const;
+export const AUDIT_EXPORT_FORMATS = ['ndjson', 'csv', 'cloudevents'] as const;
 export const AuditExportQuery = z
-  .object({ ...filterFields, format: z.enum(AUDIT_EXPORT_FORMATS).optional().meta({ description: 'ndjson (default) or csv' }) })
+  .object({ ...filterFields, format: z.enum(AUDIT_EXPORT_FORMATS).optional().meta({ description: 'ndjson (default), csv, or cloudevents: one CloudEvent of GET /v1/events per line, what npm run verify-events checks' }) })
   .meta({ id: 'AuditExportQuery' });
 export type AuditExportQuery = z.infer<typeof AuditExportQuery>;
 

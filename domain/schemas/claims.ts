@@ -4,6 +4,9 @@ import { MEMBER_STATUSES } from '../members/memberRecord.ts';
 import { TenantStatus } from './tenant.ts';
 import { SIGN_IN_DECISIONS, SIGN_IN_REFUSALS } from '../signIn/signInDecision.ts';
 
+/** The last second of the year 9999: a larger auth_time is no time. */
+const AUTH_TIME_MAX = 253_402_300_799;
+
 /** A client id or identity-provider alias as Keycloak allows them: printable, no spaces. */
 const IdpName = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces');
 
@@ -19,7 +22,7 @@ export const ClaimsRequest = z
     client_id: IdpName.optional().meta({ description: 'the client the token is for; with it (and user_id, which it needs) the answer carries decision' }),
     identity_provider: IdpName.optional().meta({ description: 'the alias of the identity provider the user signed in through, if any' }),
     amr: z.array(z.string().min(1).max(64)).max(32).optional().meta({ description: 'the authentication methods of the sign-in (RFC 8176), e.g. ["pwd", "otp"]' }),
-    auth_time: z.int().min(0).optional().meta({ description: 'when the user authenticated, in seconds since the epoch' }),
+    auth_time: z.int().min(0).max(AUTH_TIME_MAX).optional().meta({ description: 'when the user authenticated, in seconds since the epoch' }),
   })
   .refine((request) => request.client_id === undefined || request.user_id !== undefined, { message: 'client_id needs user_id: a sign-in is a user\'s', path: ['user_id'] })
   .meta({

@@ -3,6 +3,7 @@ import { CalendarDate, DateTime, EmailAddress, queryInteger, Slug, Uuid } from '
 import { RoleSlug } from './roles.ts';
 import { INVITATION_MAX_EXPIRY_DAYS } from './invitations.ts';
 import { SignInPolicy, SignInPolicyPatch } from './signIn.ts';
+import { AUDIT_RETENTION_MAX_DAYS, AUDIT_RETENTION_MIN_DAYS } from '../audit/auditRetention.ts';
 
 export const TENANT_STATUSES = ['demo', 'trial', 'active', 'frozen', 'archived'] as const;
 export const TENANT_KINDS = ['customer', 'demo'] as const;
@@ -16,6 +17,7 @@ export const TenantSettings = z
     default_role: z.string().meta({ description: 'the role an invitation or a first SSO sign-in gives by default (MEMBER unless set)' }),
     invitation_expiry_days: z.int().meta({ description: "an invitation's days when it names none (7 unless set)" }),
     sign_in: SignInPolicy,
+    audit_retention_days: z.int().optional().meta({ description: "days the tenant's audit events are kept; absent: kept forever" }),
   })
   .meta({ id: 'TenantSettings' });
 
@@ -115,6 +117,13 @@ export const TenantSettingsPatch = z
     default_role: RoleSlug.optional().meta({ description: 'a role the tenant has (its own or shared; 400 for any other): what an invitation or an SSO member gets by default' }),
     invitation_expiry_days: z.int().min(1).max(INVITATION_MAX_EXPIRY_DAYS).optional().meta({ description: "an invitation's days when it names none" }),
     sign_in: SignInPolicyPatch.optional(),
+    audit_retention_days: z
+      .int()
+      .min(AUDIT_RETENTION_MIN_DAYS)
+      .max(AUDIT_RETENTION_MAX_DAYS)
+      .nullable()
+      .optional()
+      .meta({ description: `days the tenant's audit events are kept (${AUDIT_RETENTION_MIN_DAYS} to ${AUDIT_RETENTION_MAX_DAYS}); its actor removes older ones daily after appending a checkpoint. null: kept forever` }),
   })
   .meta({ id: 'TenantSettingsPatch', description: 'the settings to change; the others stay' });
 

@@ -1,7 +1,19 @@
+import { isoTimestamp } from '../isoTimestamp.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
-import type { DeletedSsoConnection, SsoConnectionRecord } from './ssoConnectionRecord.ts';
+import type { DeletedSsoConnection, SamlCertificate, SsoConnectionRecord } from './ssoConnectionRecord.ts';
 
-/** A connection's event (a deleted one's too), naming it by its issuer; never its secret. */
+/** The certificates as events and answers name them: fingerprint and not_after, never the PEM. */
+export const certificateSummaries = (certificates: readonly SamlCertificate[]) =>
+  certificates.map((c) => ({ fingerprint_sha256: c.fingerprintSha256, not_after: isoTimestamp(c.notAfter) }));
+
+/** What names a connection in its events, by protocol: OIDC's issuer and client, SAML's IdP entity id, SSO URL and certificates. */
+function protocolFields(c: SsoConnectionRecord | DeletedSsoConnection): Record<string, unknown> {
+  if (c.state === 'deleted') return c.protocol === 'oidc' ? { client_id: c.clientId } : {};
+  if (c.protocol === 'oidc') return { client_id: c.clientId };
+  return { sso_url: c.saml.ssoUrl, metadata_url: c.metadataUrl, certificates: certificateSummaries(c.saml.certificates) };
+}
+
+/** A connection's event (a deleted one's too), naming it by its issuer (a SAML IdP's entity id); never a secret. */
 export function ssoConnectionAuditEvent(action: string, c: SsoConnectionRecord | DeletedSsoConnection, metadata: Record<string, unknown> = {}): AuditAppend {
   return {
     action,
@@ -9,7 +21,7 @@ export function ssoConnectionAuditEvent(action: string, c: SsoConnectionRecord |
     target_id: c.id,
     target_type: 'sso_connection',
     target_name: c.issuer,
-    metadata: { issuer: c.issuer, client_id: c.clientId, domains: c.domains, state: c.state, idp_alias: c.idpAlias, ...metadata },
+    metadata: { protocol: c.protocol, issuer: c.issuer, ...protocolFields(c), domains: c.domains, state: c.state, idp_alias: c.idpAlias, ...metadata },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { QueuedActorCommand } from '../changeEffects/changeEffects.ts';
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend } from '../schemas/audit.ts';
+import type { CertificateNotice } from './certificateNotices.ts';
 import type { DeletedSsoConnection, SsoConnectionRecord } from './ssoConnectionRecord.ts';
 
 /** What a change of a connection is judged by, read under the lock of its tenant's domains. */
@@ -17,7 +18,16 @@ export interface SsoConnectionChange<T> {
   put?: SsoConnectionRecord;
   remove?: boolean;
   event?: AuditAppend;
+  /** false: what is written leaves the identity provider as it is (a metadata refresh that changed nothing of it); no `syncSso`. */
+  sync?: false;
   result: T;
+}
+
+/** An expiry notice of a SAML connection's signing certificate that was appended (domain/sso/certificateNotices.ts). */
+export interface SentCertificateNotice {
+  connectionId: string;
+  fingerprintSha256: string;
+  notice: CertificateNotice;
 }
 
 export interface SsoConnectionChangeWritten<T> {
@@ -40,4 +50,11 @@ export interface SsoConnectionRepository {
     meta: RequestMeta,
     decide: (facts: SsoConnectionChangeFacts, now: Date) => SsoConnectionChange<T>,
   ): Promise<SsoConnectionChangeWritten<T> | undefined>;
+  /** The certificate expiry notices appended for the tenant's connections. */
+  sentCertificateNotices(tenantId: string): Promise<SentCertificateNotice[]>;
+  /**
+   * Records the notice with its audit event in one transaction, once: false (and nothing appended) when it was
+   * recorded before or the connection is gone.
+   */
+  recordCertificateNotice(notice: SentCertificateNotice & { notAfter: Date; sentAt: Date }, event: AuditAppend, meta: RequestMeta): Promise<boolean>;
 }

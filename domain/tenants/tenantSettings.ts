@@ -6,6 +6,8 @@ export interface StoredTenantSettings {
   default_role?: string;
   invitation_expiry_days?: number;
   sign_in?: StoredSignInPolicy;
+  /** null: unset again (kept forever). */
+  audit_retention_days?: number | null;
 }
 
 /** A tenant's settings with their defaults (SPEC-EXTENSIONS §9, §15): MEMBER, 7 days, no sign-in requirement. */
@@ -13,10 +15,12 @@ export interface TenantSettings {
   default_role: string;
   invitation_expiry_days: number;
   sign_in: SignInPolicy;
+  audit_retention_days?: number;
 }
 
 export const tenantSettingsOf = (stored: StoredTenantSettings): TenantSettings => ({
   default_role: stored.default_role ?? DEFAULT_INVITED_ROLE,
   invitation_expiry_days: stored.invitation_expiry_days ?? DEFAULT_INVITATION_EXPIRY_DAYS,
   sign_in: signInPolicyOf(stored.sign_in),
+  ...(typeof stored.audit_retention_days === 'number' ? { audit_retention_days: stored.audit_retention_days } : {}),
 });

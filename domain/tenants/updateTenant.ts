@@ -57,9 +57,13 @@ export function planTenantUpdate(tenant: LockedTenant, patch: TenantPatch, now: 
   return {
     update,
     events: [{ action: 'tenant.updated', tenant_id: tenant.id, target_id: tenant.id, target_type: 'tenant', target_name: tenant.slug, metadata: { changes } }],
-    // A new trial end moves the actor's timers: the hand-off that carries a push also refreshes its timeline.
+    // A new trial end or retention moves the actor's timers: the hand-off that carries a push also refreshes its timeline.
     // A new sign-in policy is pushed too: the users' attributes carry it for the extension's fallback.
-    pushClaims: 'plan' in changes || 'trial_ends_at' in changes || signInChanged(tenant.settings, update.settings),
+    pushClaims:
+      'plan' in changes ||
+      'trial_ends_at' in changes ||
+      signInChanged(tenant.settings, update.settings) ||
+      (update.settings !== undefined && (update.settings.audit_retention_days ?? null) !== (tenant.settings.audit_retention_days ?? null)),
     result: after,
   };
 }

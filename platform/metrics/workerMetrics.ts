@@ -13,6 +13,8 @@ export interface WorkerMetrics {
   domainChecks: Counter<'outcome'>;
   /** Syncs into the identity provider that outlasted their retries, once per failing streak (as audited), by what. */
   providerSyncFailures: Counter<'sync'>;
+  /** Rows the retention sweep removed (a directory's replaced token: cleared), by kind (domain/retention/retainedRows.ts). */
+  retainedRowsRemoved: Counter<'rows'>;
 }
 
 /** What tenant_registry_provider_sync_failures_total counts by: each series exists from the start, so increase() sees the first failure. */
@@ -59,5 +61,11 @@ export function createWorkerMetrics(sources: { ready: () => Promise<boolean>; ce
       registers: [registry],
     }),
     providerSyncFailures,
+    retainedRowsRemoved: new Counter({
+      name: 'tenant_registry_retention_removed_rows_total',
+      help: "Rows the retention sweep removed once their retention had passed, by kind: portal_links, actor_outbox (delivered hand-offs), directory_tokens (replaced tokens' hashes cleared)",
+      labelNames: ['rows'] as const,
+      registers: [registry],
+    }),
   };
 }

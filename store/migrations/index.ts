@@ -34,7 +34,12 @@ import { Migration20261204000034InvitationSends } from './Migration2026120400003
 import { Migration20261205000035SimulatorPasswords } from './Migration20261205000035SimulatorPasswords.ts';
 import { Migration20261206000036DeletedSsoConnections } from './Migration20261206000036DeletedSsoConnections.ts';
 import { Migration20261207000037ActorOutboxCommands } from './Migration20261207000037ActorOutboxCommands.ts';
+import { Migration20261208000038RetentionIndexes } from './Migration20261208000038RetentionIndexes.ts';
+import { Migration20261208000040SamlConnections } from './Migration20261208000040SamlConnections.ts';
+import { Migration20261208000041SsoCertificateNotices } from './Migration20261208000041SsoCertificateNotices.ts';
 import { Migration20261208000042SignInPolicy } from './Migration20261208000042SignInPolicy.ts';
+import { Migration20261208000044AuditRetention } from './Migration20261208000044AuditRetention.ts';
+import { Migration20261208000046WebhookEndpoints } from './Migration20261208000046WebhookEndpoints.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -74,5 +79,10 @@ export const migrationsList = [
   { name: 'Migration20261205000035SimulatorPasswords', class: Migration20261205000035SimulatorPasswords },
   { name: 'Migration20261206000036DeletedSsoConnections', class: Migration20261206000036DeletedSsoConnections },
   { name: 'Migration20261207000037ActorOutboxCommands', class: Migration20261207000037ActorOutboxCommands },
+  { name: 'Migration20261208000038RetentionIndexes', class: Migration20261208000038RetentionIndexes },
+  { name: 'Migration20261208000040SamlConnections', class: Migration20261208000040SamlConnections },
+  { name: 'Migration20261208000041SsoCertificateNotices', class: Migration20261208000041SsoCertificateNotices },
   { name: 'Migration20261208000042SignInPolicy', class: Migration20261208000042SignInPolicy },
+  { name: 'Migration20261208000044AuditRetention', class: Migration20261208000044AuditRetention },
+  { name: 'Migration20261208000046WebhookEndpoints', class: Migration20261208000046WebhookEndpoints },
 ];

@@ -53,6 +53,8 @@ const withService = <T>(name: string, env: Record<string, string>, body: (baseUr
     DNS_SERVERS: dns.address,
     // Made-up issuers' names are looked up too: a short bound keeps the run's pace.
     SSO_DISCOVERY_TIMEOUT_MS: '1000',
+    // Audit streams and webhook endpoints the run makes deliver to this machine only, never to a generated public address.
+    AUDIT_STREAM_ALLOWED_HOSTS: '127.0.0.1',
     ...env,
   }, body);
 const results: { name: string; code: number; cases: number }[] = [];

@@ -31,6 +31,7 @@ interface ComposeService {
   image?: string;
   build?: string | { context?: string; dockerfile?: string };
   command?: string | string[];
+  entrypoint?: string | string[];
   environment?: Record<string, string | number | boolean | null> | string[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: HealthCheck;
@@ -489,6 +490,28 @@ describe('docker-compose.yml', () => {
     expect(mounts['/opt/keycloak/data/import/realm-tenant-registry.json']).toBe(KEYCLOAK_REALM_FILE);
     const provider = Object.entries(mounts).find(([target]) => target.startsWith('/opt/keycloak/providers/'));
     expect(provider?.[1]).toMatch(/^keycloak\/extension\/target\/[\w.-]+\.jar$/);
+  });
+
+  it("Keycloak's production mode has what it requires: nothing turns development mode back on, a strict hostname, and plain HTTP only on the host's loopback unless TLS or a TLS proxy is there", () => {
+    const keycloak = environmentOf('keycloak');
+    // The image's entrypoint (kc.sh) runs the command: none of its own, no start-dev, no development database.
+    expect(service('keycloak').entrypoint).toBeUndefined();
+    expect([service('keycloak').command].flat().join(' ')).not.toMatch(/start-dev/);
+    expect(keycloak.KC_DB).not.toMatch(/^dev-/);
+    expect(keycloak.KC_HOSTNAME_STRICT ?? 'true').toBe('true');
+    const hostname = new URL(keycloak.KC_HOSTNAME!);
+    const ownTls = keycloak.KC_HTTPS_CERTIFICATE_FILE !== undefined && keycloak.KC_HTTPS_CERTIFICATE_KEY_FILE !== undefined;
+    if (ownTls || keycloak.KC_PROXY_HEADERS !== undefined) {
+      expect(hostname.protocol).toBe('https:');
+    } else {
+      // Production mode refuses plain HTTP unless it is switched on; switched on, only this host reaches it.
+      expect(keycloak.KC_HTTP_ENABLED).toBe('true');
+      expect(hostname.protocol).toBe('http:');
+      expect(publishedPorts('keycloak').map((port) => port.hostIp)).toEqual(publishedPorts('keycloak').map(() => '127.0.0.1'));
+      expect(publishedPorts('keycloak')).not.toEqual([]);
+    }
+    // The realm still asks for TLS from any address but a private one.
+    expect((JSON.parse(read(KEYCLOAK_REALM_FILE)) as { sslRequired: string }).sslRequired).toMatch(/^(external|all)$/);
   });
 
   it('Keycloak\'s image is the version the extension is compiled against', () => {

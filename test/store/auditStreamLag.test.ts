@@ -21,7 +21,7 @@ afterAll(() => orm.close());
 
 const newStream = async (filter: { tenant_id?: string; action_prefix?: string }) => {
   const id = randomUUID();
-  const stream = await streams.create({ id, url: 'https://siem.example/in', secret: 'a-signing-secret-of-some-length', filter }, { action: 'audit.stream_created', target_id: id }, SYSTEM_ACTOR);
+  const stream = await streams.create({ id, url: 'https://siem.example/in', secret: 'a-signing-secret-of-some-length', filter }, { action: 'audit.stream_created', target_id: id, metadata: { url: 'https://siem.example/in', filter } }, SYSTEM_ACTOR);
   return stream;
 };
 const lagOf = async (streamId: string, at = new Date()) => (await auditStreamLag(streams, audit, at)).find((lag) => lag.streamId === streamId)?.oldestUndeliveredSeconds;
@@ -33,8 +33,8 @@ describe('the audit streams lag (tenant_registry_audit_stream_lag_seconds)', () 
     const other = await newStream({ tenant_id: randomUUID() });
     expect(await lagOf(stream.id)).toBe(0);
 
-    const event = await audit.append({ action: 'tenant.updated', tenant_id: tenantId, target_id: tenantId, target_type: 'tenant' }, SYSTEM_ACTOR);
-    await audit.append({ action: 'tenant.updated', tenant_id: tenantId, target_id: tenantId, target_type: 'tenant' }, SYSTEM_ACTOR);
+    const event = await audit.append({ action: 'tenant.updated', tenant_id: tenantId, target_id: tenantId, target_type: 'tenant', metadata: { changes: {} } }, SYSTEM_ACTOR);
+    await audit.append({ action: 'tenant.updated', tenant_id: tenantId, target_id: tenantId, target_type: 'tenant', metadata: { changes: {} } }, SYSTEM_ACTOR);
     const inAMinute = new Date(Date.parse(event.created_at) + 60_000);
     expect(await lagOf(stream.id, inAMinute)).toBeCloseTo(60, 1);
     // A stream whose filter takes none of them has nothing to wait on.

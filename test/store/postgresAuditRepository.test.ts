@@ -21,7 +21,7 @@ describe('PostgresAuditRepository.appendOutcomeOnce', () => {
     const outcome = {
       action: 'idp.invite_sent',
       tenant_id: randomUUID(),
-      metadata: { outcome_id: randomUUID() },
+      metadata: { outcome_id: randomUUID(), resend: false },
     };
     // The second call appends nothing, in a transaction of its own: no row sets the chain's running values there, and
     // the chain head must stay as it is rather than fail the statement.

@@ -27,7 +27,7 @@ const storedRow = async (id: string) =>
 describe('PostgresAuditStreamRepository secrets', () => {
   it('stores the secret encrypted, never as given, and gives the delivering activity the secret itself', async () => {
     const id = randomUUID();
-    await streams.create({ id, url: 'https://siem.example/in', secret: SECRET, filter: {} }, { action: 'audit.stream_created', target_id: id }, SYSTEM_ACTOR);
+    await streams.create({ id, url: 'https://siem.example/in', secret: SECRET, filter: {} }, { action: 'audit.stream_created', target_id: id, metadata: { url: 'https://siem.example/in', filter: {} } }, SYSTEM_ACTOR);
     const row = await storedRow(id);
     expect(row.secret).toBeNull();
     expect(row.secret_encrypted).toMatch(/^v1:test-secrets:/);

@@ -49,6 +49,16 @@ describe('the runtime role', () => {
     expect((await failure('create table shadow (id int)'))?.message).toMatch(/permission denied for schema public/);
   });
 
+  it("cannot delete audit events by setting retention's switch itself, nor write the chain's kept links", async () => {
+    await runtime.query(`select set_config('registry.retention_purge', 'on', false)`);
+    try {
+      expect((await failure(`delete from audit_events where id = (select max(id) from audit_events)`))?.message).toMatch(/permission denied for table audit_events/);
+    } finally {
+      await runtime.query(`select set_config('registry.retention_purge', 'off', false)`);
+    }
+    expect((await failure(`insert into audit_chain_links (id, previous_hash) values (1, repeat('0', 64))`))?.message).toMatch(/permission denied for table audit_chain_links/);
+  });
+
   it('cannot rewrite the migration history', async () => {
     expect((await failure(`delete from mikro_orm_migrations`))?.code).toBe('42501');
   });

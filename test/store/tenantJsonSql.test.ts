@@ -34,6 +34,8 @@ describe('TENANT_JSON_SQL: the tenants of the listing written by PostgreSQL', ()
       },
       { name: 'Empty texts', status: 'frozen', kind: 'demo', plan: 'p', erp_customer_id: '', payment_cust_id: '', sales_owner: '', settings: JSON.stringify({ default_role: 'billing' }), created_at: '2026-06-30 12:00:00.123+00', updated_at: '2026-06-30 12:00:00.123456+00' },
       { name: 'n', status: 'archived', kind: 'customer', plan: 'p', settings: JSON.stringify({ invitation_expiry_days: 1 }), created_at: '2026-06-30 12:00:00+00', updated_at: '2026-06-30 12:00:00+00' },
+      { name: 'Policies', status: 'active', kind: 'customer', plan: 'p', settings: JSON.stringify({ sign_in: { mfa: 'required', session_max_hours: 12 }, audit_retention_days: 90 }), created_at: '2026-06-30 12:00:00+00', updated_at: '2026-06-30 12:00:00+00' },
+      { name: 'Strict', status: 'active', kind: 'customer', plan: 'p', settings: JSON.stringify({ sign_in: { require_sso: true } }), created_at: '2026-06-30 12:00:00+00', updated_at: '2026-06-30 12:00:00+00' },
     ];
     const ids: string[] = [];
     for (const [i, shape] of shapes.entries()) {

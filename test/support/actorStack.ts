@@ -8,12 +8,15 @@ import type { IdentityProvider } from '../../identityProvider/identityProvider.t
 import { TenantActorClient } from '../../api/temporalClients/tenantActorClient.ts';
 import { startOutboxRelay } from '../../api/changeEffects/outboxRelay.ts';
 import { AuditStreamClient } from '../../api/temporalClients/auditStreamClient.ts';
+import { WebhookDeliveryClient } from '../../api/temporalClients/webhookDeliveryClient.ts';
 import { runChecks, storeCheck } from '../../api/readinessChecks.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { Settings } from '../../platform/config.ts';
 import type { AuthConfig } from '../../api/auth/authConfig.ts';
 import { startTestService, type TestService } from './testService.ts';
 import { domainChecksOf } from '../../platform/domainChecksOf.ts';
+import { samlMetadataReaderOf } from '../../activities/tenantActor/samlMetadataReaderOf.ts';
+import { retentionPeriodsOf } from '../../worker/retentionPeriodsOf.ts';
 import { testSecretBox } from './testSecretBox.ts';
 import type { WorkerMetrics } from '../../platform/metrics/workerMetrics.ts';
 
@@ -77,6 +80,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   const service = await startTestService(settings, {
     tenantActors: dispatcher,
     auditStreams: new AuditStreamClient(dispatcher.client, taskQueue, 3000),
+    webhookDeliveries: new WebhookDeliveryClient(dispatcher.client, taskQueue, 3000),
     ...(options.authConfig ? { authConfig: options.authConfig } : {}),
   });
   // The provider shares the service's ORM, so it joins the app's dependencies once the service exists.
@@ -84,6 +88,7 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
   service.deps.identityProvider = idp;
   service.deps.users = idp;
   service.deps.ssoLinks = idp;
+  service.deps.ssoServiceProvider = (alias) => idp.ssoServiceProvider(alias);
   service.deps.readiness = () =>
     runChecks({ store: storeCheck(service.deps.orm), identity_provider: async () => (await idp.ping(), { status: 'up' }), temporal: () => dispatcher.ping() }, 2000);
   const relay = startOutboxRelay({
@@ -117,6 +122,9 @@ export async function startActorStack(options: ActorStackOptions = {}): Promise<
           auditStreamAllowedHosts: service.deps.settings.AUDIT_STREAM_ALLOWED_HOSTS,
           secretBox: testSecretBox(),
           domainChecks: domainChecksOf(service.deps.settings),
+          samlMetadata: samlMetadataReaderOf(service.deps.settings),
+          metadataRefreshHours: service.deps.settings.SSO_METADATA_REFRESH_HOURS,
+          retention: retentionPeriodsOf(service.deps.settings),
           metrics: options.workerMetrics,
         })),
         dataConverter: { payloadCodecs: [testPayloadCodec()] },

@@ -11,6 +11,7 @@ import { freePort } from '../../platform/freePort.ts';
 import { dnsmasqPath } from './dnsServer.ts';
 import { chromiumInstalled } from './chromium.ts';
 import { formatPayloadKeys, newPayloadKey } from '../../platform/temporal/payloadKeys.ts';
+import { checkAppendedEvents } from './appendedEventsCheck.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -87,9 +88,15 @@ export default async function setup(project: TestProject) {
     project.provide('workflowBundlePath', workflowBundlePath);
     const running = temporal;
     return async () => {
-      await rm(workflowBundlePath, { force: true });
-      await running.stop();
-      await stop();
+      // Every event the run appended fits the event catalog (silent when it does: the closing line stays vitest's
+      // summary); the servers stop whatever the verdict.
+      try {
+        await checkAppendedEvents(databaseUrl);
+      } finally {
+        await rm(workflowBundlePath, { force: true });
+        await running.stop();
+        await stop();
+      }
     };
   } catch (error) {
     await temporal?.stop();

@@ -1,14 +1,17 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
+/** How a proxy's listener is made around its handler of each client connection: plain TCP, or TLS (tlsTerminatingProxy.ts). */
+export type ProxyListenerOf = (onClient: (client: Socket) => void) => Server;
+
 /**
  * A loopback TCP proxy that can be cut and restored, to make a real server unreachable for a while without
  * stopping it. Cutting closes every open connection and refuses new ones. Stalling is the silent failure: the open
  * connections stay open but carry nothing more either way (a half-open connection), while new ones work.
  */
-export async function startTcpProxy(target: { host: string; port: number }) {
+export async function startTcpProxy(target: { host: string; port: number }, listenerOf: ProxyListenerOf = (onClient) => createServer(onClient)) {
   const sockets = new Set<Socket>();
   let open = true;
-  const server: Server = createServer((client) => {
+  const server: Server = listenerOf((client) => {
     if (!open) return client.destroy();
     const upstream = connect(target.port, target.host);
     for (const s of [client, upstream]) {

@@ -47,11 +47,13 @@ export interface MemberSyncFailure {
 
 /** A lifecycle event the actor has a timer for (see domain/tenants/lifecycleTimeline.ts), its time as ISO 8601. */
 export interface ScheduledLifecycleEvent {
-  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired' | 'domain_check';
+  kind: 'trial_ending' | 'trial_expired' | 'entitlement_expired' | 'invitation_expired' | 'domain_check' | 'sso_metadata_refresh' | 'sso_certificate_notice' | 'audit_retention';
   at: string;
   product?: string;
   invitationId?: string;
   domainId?: string;
+  /** A SAML connection's: its metadata URL's next reading, or its certificates' next expiry notice. */
+  connectionId?: string;
 }
 
 export interface TenantActorInput {

@@ -12,7 +12,7 @@ export const exportAuditEventsRoute = defineRoute({
   operationId: 'exportAuditEvents',
   access: 'audit:read',
   summary:
-    'Every event matching the filters of GET /v1/audit, oldest first, streamed: NDJSON (one AuditEvent per line, default) or CSV (RFC 4180, a header row naming every AuditEvent field, metadata as JSON text)',
+    'Every event matching the filters of GET /v1/audit, oldest first, streamed: NDJSON (one AuditEvent per line, default), CSV (RFC 4180, a header row naming every AuditEvent field, metadata as JSON text), or cloudevents (NDJSON, one CloudEvent of GET /v1/events per line: what npm run verify-events checks)',
   tags: ['audit'],
   extension: true,
   query: AuditExportQuery,
@@ -26,7 +26,7 @@ export const exportAuditEventsRoute = defineRoute({
     const chunks = await exportAuditEvents(deps.stores.audit, deps.auditReads, caller.reach.bound ? { ...query, tenant_id: tenantFilterFor(caller.reach, query.tenant_id) } : query);
     const csv = query.format === 'csv';
     ctx.type = csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
-    ctx.set('Content-Disposition', `attachment; filename="audit-events.${csv ? 'csv' : 'ndjson'}"`);
+    ctx.set('Content-Disposition', `attachment; filename="${query.format === 'cloudevents' ? 'events' : 'audit-events'}.${csv ? 'csv' : 'ndjson'}"`);
     // One batch buffered at a time: the next read waits until the client has taken the last one. A client that goes
     // away stops the reads: Koa destroys a stream body when the response ends, which returns the chunks (and their slot).
     return { status: 200, body: Readable.from(chunks, { objectMode: false, highWaterMark: 1 }) };

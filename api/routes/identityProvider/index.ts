@@ -4,5 +4,6 @@ import { acceptInvitationLinkRoute, checkInvitationLinkRoute } from './invitatio
 import { recordSsoSignInRoute } from './ssoSignIns.ts';
 import { checkSsoSignInRoute } from './ssoSignInChecks.ts';
 import { completeSimulatedActionTokenRoute, simulatedActionTokenRoute } from './simulatedActionToken.ts';
+import { simulatedSamlDescriptorRoute } from './simulatedSamlDescriptor.ts';
 
-export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute, completeSimulatedActionTokenRoute, checkInvitationLinkRoute, acceptInvitationLinkRoute, recordSsoSignInRoute, checkSsoSignInRoute];
+export const identityProviderRoutes = [resendInviteRoute, retryProvisioningRoute, listMembershipsRoute, simulatedActionTokenRoute, completeSimulatedActionTokenRoute, checkInvitationLinkRoute, acceptInvitationLinkRoute, recordSsoSignInRoute, checkSsoSignInRoute, simulatedSamlDescriptorRoute];

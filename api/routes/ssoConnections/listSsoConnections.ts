@@ -19,5 +19,5 @@ export const listSsoConnectionsRoute = defineRoute({
     400: { description: 'invalid id', schema: ErrorBody },
     404: { description: 'no such tenant', schema: ErrorBody },
   },
-  handler: async ({ params }, { deps }) => ({ status: 200, body: { items: (await listSsoConnections(deps, params.id)).map(toSsoConnection) } }),
+  handler: async ({ params }, { deps }) => ({ status: 200, body: { items: (await listSsoConnections(deps, params.id)).map((c) => toSsoConnection(c, deps.ssoServiceProvider)) } }),
 });

@@ -4,6 +4,8 @@ import { callerOf } from '../../../api/auth/callerBinding.ts';
 import { allRoutes } from '../../../api/routes/index.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { startTestService, uniqueSlug, type TestService } from '../../support/testService.ts';
+import { idpMetadataXml, selfSignedCertificate } from '../../support/samlIdentityProviderMetadata.ts';
+import { randomUUID } from 'node:crypto';
 
 let issuer: OidcIssuer;
 let service: TestService;
@@ -51,7 +53,10 @@ describe('every operation that names a tenant declares where, so a bound token i
     if (route.path.startsWith('/v1/tenants/{id}')) expect(route.tenantIn, operationId).toBe('params.id');
     else if (fieldsOf(route.query).includes('tenant_id') && !CHECKED_IN_SERVICE.has(operationId) && !route.path.startsWith('/v1/audit')) {
       expect(route.tenantIn, operationId).toBe('query.tenant_id');
-    } else if (fieldsOf(route.body).includes('tenant_id') && !CHECKED_IN_SERVICE.has(operationId)) expect(route.tenantIn, operationId).toBe('body.tenant_id');
+    } else if (fieldsOf(route.body).includes('tenant_id') && !CHECKED_IN_SERVICE.has(operationId) && route.acrossTenants === undefined) {
+      // An operation across tenants refuses every bound token before its handler, whatever tenant its body names.
+      expect(route.tenantIn, operationId).toBe('body.tenant_id');
+    }
   });
 });
 
@@ -136,6 +141,34 @@ describe('a token bound to tenants, whatever its scopes (registry:admin here)', 
       const res = await service.request(method, path, body, bound);
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.message, `${method} ${path}`).toContain('bound to tenants');
+    }
+  });
+
+  it("gets 404 for another tenant's SSO connection by id, read, changed or deleted, and reads no other tenant's events; 403 on webhook endpoints", async () => {
+    const mine = await tenantWithKey();
+    const other = await tenantWithKey();
+    const admin = await bearer();
+    const created = await service.request('POST', `/v1/tenants/${other.tenant.id}/sso-connections`, { protocol: 'saml', metadata_xml: idpMetadataXml({ signing: [selfSignedCertificate(90)] }) }, admin);
+    expect(created.status).toBe(201);
+    const bound = await bearer({ tenant_id: mine.tenant.id });
+    for (const [method, path, body] of [
+      ['GET', `/v1/sso-connections/${created.body.id}`],
+      ['PATCH', `/v1/sso-connections/${created.body.id}`, { state: 'inactive' }],
+      ['DELETE', `/v1/sso-connections/${created.body.id}`],
+      ['GET', `/v1/events?tenant_id=${other.tenant.id}`],
+      ['PUT', `/v1/tenants/${other.tenant.id}/members/${randomUUID()}/break-glass`, { break_glass: true }],
+    ] as [string, string, unknown?][]) {
+      expect((await service.request(method, path, body, bound)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await service.request('GET', `/v1/sso-connections/${created.body.id}`, undefined, admin)).body.state).toBe(created.body.state);
+    const ownFeed = (await service.request('GET', '/v1/events?limit=200', undefined, bound)).body.items as { subject?: string }[];
+    expect(ownFeed.length).toBeGreaterThan(0);
+    expect(ownFeed.every((event) => event.subject === mine.tenant.id)).toBe(true);
+    for (const [method, path, body] of [
+      ['GET', '/v1/webhook-endpoints'],
+      ['POST', '/v1/webhook-endpoints', { url: 'https://hooks.example/in', types: ['tenant.created'], tenant_id: mine.tenant.id }],
+    ] as [string, string, unknown?][]) {
+      expect((await service.request(method, path, body, bound)).status, `${method} ${path}`).toBe(403);
     }
   });
 

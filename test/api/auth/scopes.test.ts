@@ -25,16 +25,20 @@ const SCOPE_TABLE: Record<string, string> = {
   reactivateMember: 'members:write',
   listInvitations: 'members:read', getInvitation: 'members:read', listDomains: 'members:read',
   addDomain: 'members:write', verifyDomain: 'members:write', removeDomain: 'members:write', listSsoConnections: 'members:read',
-  createSsoConnection: 'members:write', updateSsoConnection: 'members:write', deleteSsoConnection: 'members:write', recordSsoSignIn: 'claims:read', checkSsoSignIn: 'claims:read',
+  createSsoConnection: 'members:write', updateSsoConnection: 'members:write', deleteSsoConnection: 'members:write', getSsoConnection: 'members:read', recordSsoSignIn: 'claims:read', checkSsoSignIn: 'claims:read',
   listDirectories: 'members:read', getDirectory: 'members:read', createDirectory: 'members:write', updateDirectory: 'members:write',
   rotateDirectoryToken: 'members:write', deleteDirectory: 'members:write',
   scimServiceProviderConfig: 'public', scimResourceTypes: 'public', scimSchemas: 'public', createPortalLink: 'members:write', scimResourceType: 'public', scimSchema: 'public', scimSearchAll: 'public', scimSearchUsers: 'public', scimSearchGroups: 'public', scimListUsers: 'public', scimGetUser: 'public',
   scimCreateUser: 'public', scimReplaceUser: 'public', scimPatchUser: 'public', scimDeleteUser: 'public', scimListGroups: 'public',
   scimGetGroup: 'public', scimCreateGroup: 'public', scimReplaceGroup: 'public', scimPatchGroup: 'public', scimDeleteGroup: 'public',
   createInvitation: 'members:write', resendInvitation: 'members:write', revokeInvitation: 'members:write',
-  health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public',
+  health: 'public', readiness: 'public', simulatedActionToken: 'public', completeSimulatedActionToken: 'public', simulatedSamlDescriptor: 'public',
   checkInvitationLink: 'claims:read', acceptInvitationLink: 'claims:read',
   decodePayloads: 'registry:admin', encodePayloads: 'registry:admin',
+  putProductClients: 'registry:admin', setMemberBreakGlass: 'members:write',
+  listEvents: 'events:read', getAsyncApiDocument: 'events:read',
+  createWebhookEndpoint: 'events:write', listWebhookEndpoints: 'events:write', getWebhookEndpoint: 'events:write', updateWebhookEndpoint: 'events:write',
+  deleteWebhookEndpoint: 'events:write', rotateWebhookSecret: 'events:write', replayWebhookEndpoint: 'events:write',
 };
 
 describe('scopesOf and grants', () => {

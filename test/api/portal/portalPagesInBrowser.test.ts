@@ -1,6 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActorStack, type ActorStack } from '../../support/actorStack.ts';
@@ -9,6 +10,7 @@ import { eventually } from '../../support/eventually.ts';
 import { launchTestBrowser, type TestBrowser } from '../../support/keycloakBrowser.ts';
 import { startOidcIssuer, type OidcIssuer } from '../../support/oidcIssuer.ts';
 import { uniqueSlug } from '../../support/testService.ts';
+import { idpMetadataXml, selfSignedCertificate, startMetadataServer, type MetadataServer } from '../../support/samlIdentityProviderMetadata.ts';
 
 /**
  * The admin portal as the customer's IT admin uses it (SPEC-EXTENSIONS §11, issue 39): Chromium opens each intent's
@@ -21,6 +23,7 @@ const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.
 
 let dns: DnsServer;
 let issuer: OidcIssuer;
+let metadataServer: MetadataServer;
 let stack: ActorStack;
 let browser: TestBrowser;
 let page: Page;
@@ -31,6 +34,7 @@ const requested: string[] = [];
 beforeAll(async () => {
   dns = await startDnsServer();
   issuer = await startOidcIssuer();
+  metadataServer = await startMetadataServer({ status: 404 });
   stack = await startActorStack({ settings: { DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SSO_DISCOVERY_TIMEOUT_MS: 2_000, SSO_ISSUER_ALLOWED_HOSTS: ['127.0.0.1'] } });
   await mkdir(screenshots, { recursive: true });
   browser = await launchTestBrowser();
@@ -42,6 +46,7 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
   await issuer?.close();
+  await metadataServer?.close();
   await dns?.close();
 });
 
@@ -145,13 +150,94 @@ describe('the admin portal in a browser', () => {
     await page.getByLabel('Issuer URL').fill(issuer.issuer);
     await page.getByLabel('Client ID').fill('acme-registry');
     await page.getByLabel('Client secret').fill('s3cret-of-acme');
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.waitForURL('**/portal/sso?done=connected');
     await expect.poll(() => page.getByRole('cell', { name: 'acme-registry' }).count()).toBe(1);
     expect(await page.content()).not.toContain('s3cret-of-acme');
     await checked('10-sso-connected');
     expect(await eventOf('sso.connection_created')).toMatchObject({ actor_type: 'portal', metadata: expect.objectContaining({ domains: [domain] }) });
   });
+
+  /** Moves the focus with Tab until `isThere` holds of the focused element (read in the page), at most `limit` presses. */
+  async function tabTo(isThere: string, limit = 40): Promise<void> {
+    for (let i = 0; i < limit && !(await page.evaluate(`(() => { const e = document.activeElement; return Boolean(e && (${isThere})); })()`)); i += 1) await page.keyboard.press('Tab');
+    expect(await page.evaluate(`(() => { const e = document.activeElement; return Boolean(e && (${isThere})); })()`), isThere).toBe(true);
+  }
+
+  /** A SAML connection made on the page with the keyboard alone: `fill` puts its metadata in, then Tab to the button and Enter. */
+  async function connectSamlByKeyboard(fill: () => Promise<void>, entityId: string): Promise<Record<string, any>> {
+    await fill();
+    await tabTo(`e.textContent === 'Connect SAML'`);
+    await page.keyboard.press('Enter');
+    // The page is at ?done=connected already after the first: the connection itself says this one was made.
+    const made = await eventually(async () => {
+      const connections = (await stack.service.request('GET', `/v1/tenants/${tenant.id}/sso-connections`)).body.items as Record<string, any>[];
+      return connections.find((c) => c.protocol === 'saml' && c.saml.idp_entity_id === entityId);
+    }, 10_000, `the connection of ${entityId}`);
+    await page.waitForURL('**/portal/sso?done=connected');
+    // The values to enter at the identity provider are on the page.
+    for (const value of [made.sp.entity_id, made.sp.acs_url, made.sp.metadata_url]) await expect.poll(() => page.getByText(value, { exact: true }).count()).toBeGreaterThan(0);
+    return made;
+  }
+
+  it('sso: a SAML connection set up by pasting, by uploading and by its URL, each with the keyboard alone, shows the values to enter at the identity provider', async () => {
+    const certificate = selfSignedCertificate(365, 'portal-idp');
+    await openPortal('sso');
+    // The OIDC connection's redirect URI is shown too.
+    const oidc = ((await stack.service.request('GET', `/v1/tenants/${tenant.id}/sso-connections`)).body.items as Record<string, any>[]).find((c) => c.protocol === 'oidc')!;
+    await expect.poll(() => page.getByText(oidc.sp.redirect_uri, { exact: true }).count()).toBe(1);
+
+    await connectSamlByKeyboard(async () => {
+      await tabTo(`e.id === 'metadata_xml'`);
+      // A paste, as the keyboard makes one (text inserted at the caret).
+      await page.keyboard.insertText(idpMetadataXml({ entityId: 'https://paste.idp.test/saml', signing: [certificate] }));
+    }, 'https://paste.idp.test/saml');
+    await checked('19-sso-saml-pasted');
+
+    const file = join(await mkdtemp(join(tmpdir(), 'portal-saml-')), 'idp-metadata.xml');
+    await writeFile(file, idpMetadataXml({ entityId: 'https://file.idp.test/saml', signing: [certificate] }));
+    await connectSamlByKeyboard(async () => {
+      await tabTo(`e.id === 'metadata_file'`);
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+      await chooser.setFiles(file);
+    }, 'https://file.idp.test/saml');
+    await checked('20-sso-saml-uploaded');
+
+    metadataServer.serve({ xml: idpMetadataXml({ entityId: 'https://url.idp.test/saml', signing: [certificate] }) });
+    const byUrl = await connectSamlByKeyboard(async () => {
+      await tabTo(`e.id === 'metadata_url'`);
+      await page.keyboard.type(metadataServer.url);
+    }, 'https://url.idp.test/saml');
+    expect(byUrl.saml.metadata_url).toBe(metadataServer.url);
+    await checked('21-sso-saml-by-url');
+    expect(await eventOf('sso.connection_created')).toMatchObject({ actor_type: 'portal' });
+  }, 120_000);
+
+  it('sso: metadata refused shows its error beside the field; a connection is given new metadata, turned off and deleted there', async () => {
+    await page.getByLabel('Metadata XML', { exact: true }).fill('<md:EntityDescriptor');
+    await page.getByRole('button', { name: 'Connect SAML' }).click();
+    await expect.poll(() => page.locator('#metadata_xml-error').textContent()).toContain('does not parse');
+    expect(await page.getByLabel('Metadata XML', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await checked('22-sso-saml-refused');
+    await page.goto(`${stack.service.baseUrl}/portal/sso`);
+    const section = page.getByRole('region', { name: 'SAML: https://paste.idp.test/saml' });
+    const rollover = selfSignedCertificate(700, 'portal-idp-next');
+    await section.getByLabel('New metadata XML').fill(idpMetadataXml({ entityId: 'https://paste.idp.test/saml', signing: [rollover] }));
+    await section.getByRole('button', { name: 'Replace the metadata' }).click();
+    await page.waitForURL('**/portal/sso?done=changed');
+    await expect.poll(() => page.getByText(rollover.fingerprintSha256).count()).toBe(1);
+    expect(await eventOf('sso.connection_changed')).toMatchObject({ actor_type: 'portal', metadata: { changes: { certificates: { added: [rollover.fingerprintSha256] } } } });
+    await page.goto(`${stack.service.baseUrl}/portal/sso`);
+    await section.getByRole('button', { name: 'Turn off' }).click();
+    await page.waitForURL('**/portal/sso?done=changed');
+    await expect.poll(() => page.getByRole('region', { name: 'SAML: https://paste.idp.test/saml' }).getByRole('button', { name: 'Turn on' }).count()).toBe(1);
+    await eventually(async () => (await stack.service.request('GET', `/v1/audit?tenant_id=${tenant.id}&action=sso.connection_changed`)).body.items[0]?.metadata.changes.state, 10_000, 'the state change');
+    await page.getByRole('region', { name: 'SAML: https://file.idp.test/saml' }).getByRole('button', { name: 'Delete the connection' }).click();
+    await page.waitForURL('**/portal/sso?done=deleted');
+    await expect.poll(() => page.getByRole('region', { name: 'SAML: https://file.idp.test/saml' }).count()).toBe(0);
+    await checked('23-sso-saml-deleted');
+    expect(await eventOf('sso.connection_deleted')).toMatchObject({ actor_type: 'portal', metadata: { protocol: 'saml' } });
+  }, 120_000);
 
   it('directory: a directory created shows its token once; the page shown again has it no more', async () => {
     await openPortal('directory');

@@ -61,6 +61,7 @@ describe('POST /v1/tenants/{id}/sso-connections', () => {
       idp_alias: `sso-${res.body.id}`,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      sp: { redirect_uri: expect.stringMatching(new RegExp(`^http://[^/]+/idp-sim/broker/sso-${res.body.id}/endpoint$`)) },
     });
     expect(JSON.stringify(res.body)).not.toContain('s3cret');
     const [row] = await sql('select client_secret_sealed from sso_connections where id = ?', [res.body.id]);

@@ -111,6 +111,16 @@ describe('PATCH /v1/tenants/{id} settings', () => {
     expect(await events(tenant.id, 'tenant.updated')).toHaveLength(2);
   });
 
+  it('take audit_retention_days from 30 to 3650 days, shown once set; null unsets it (kept forever); others are 400', async () => {
+    const tenant = await createTenant('demo');
+    for (const days of [29, 3651, 45.5, '30']) expect((await patch(tenant.id, { settings: { audit_retention_days: days } })).status, String(days)).toBe(400);
+    expect((await patch(tenant.id, { settings: { audit_retention_days: 30 } })).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY, audit_retention_days: 30 });
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings.audit_retention_days).toBe(30);
+    expect((await patch(tenant.id, { settings: { audit_retention_days: 3650 } })).body.settings.audit_retention_days).toBe(3650);
+    expect((await patch(tenant.id, { settings: { audit_retention_days: null } })).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY });
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.settings).toEqual({ default_role: 'MEMBER', invitation_expiry_days: 7, sign_in: NO_SIGN_IN_POLICY });
+  });
+
   it("take a role the tenant has, its own or a shared one: another is 400; days outside 1–30 are 400", async () => {
     const tenant = await createTenant();
     const own = await service.request('POST', '/v1/roles', { slug: 'Billing', name: 'Billing', tenant_id: tenant.id });

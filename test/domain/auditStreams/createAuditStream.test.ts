@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkStreamTarget } from '../../../domain/auditStreams/createAuditStream.ts';
+import { checkStreamTarget } from '../../../domain/auditStreams/checkStreamTarget.ts';
 import type { StreamTargets } from '../../../domain/auditStreams/streamTargets.ts';
 
 /** A resolver that plays DNS: each name's answer, and a failure for any other. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PORTAL_IDLE_MS, PORTAL_LIFETIME_MS, portalSessionEnd } from '../../../domain/portal/portalSessions.ts';
+import { portalSessionEnd } from '../../../domain/portal/portalSessions.ts';
+import { PORTAL_IDLE_MS, PORTAL_LIFETIME_MS } from '../../../domain/portal/portalSessionLimits.ts';
 
 const now = new Date('2026-12-01T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);

@@ -44,7 +44,7 @@ describe('the rules that make something count against the limit', () => {
   });
 
   it('planSsoConnection refuses a new connection at the limit', () => {
-    const plan = planSsoConnection('00000000-0000-4000-8000-0000000000c1', { issuer: 'https://idp.corp.test', client_id: 'c', client_secret: 's', domains: [] }, { authorizationEndpoint: 'https://idp.corp.test/a', tokenEndpoint: 'https://idp.corp.test/t', jwksUri: 'https://idp.corp.test/j', userinfoEndpoint: null }, limits);
+    const plan = planSsoConnection('00000000-0000-4000-8000-0000000000c1', [], { protocol: 'oidc', issuer: 'https://idp.corp.test', clientId: 'c', clientSecret: 's', endpoints: { authorizationEndpoint: 'https://idp.corp.test/a', tokenEndpoint: 'https://idp.corp.test/t', jwksUri: 'https://idp.corp.test/j', userinfoEndpoint: null } }, limits);
     const facts = (ofTenant: number) => ({ connection: undefined, tenantId: TENANT, verifiedDomains: new Set<string>(), ofTenant });
     expect(plan(facts(1), now).put?.state).toBe('active');
     expect(refusal(() => plan(facts(2), now))).toMatchObject({ code: 'limit_reached', details: { limit: 'sso_connections' } });

@@ -1,5 +1,6 @@
 import type { AuditStreamRecord } from '../../../domain/auditStreams/auditStreamRepository.ts';
 import type { ChangeEffects, CommittedChange, QueuedActorCommand } from '../../../domain/changeEffects/changeEffects.ts';
+import type { WebhookEndpointRecord } from '../../../domain/webhooks/webhookEndpointRepository.ts';
 
 /** The change-effects port in memory: records what each service decided should follow its committed change. */
 export class RecordingChangeEffects implements ChangeEffects {
@@ -8,6 +9,7 @@ export class RecordingChangeEffects implements ChangeEffects {
   readonly invitationsSent: QueuedActorCommand[] = [];
   readonly streamsStarted: string[] = [];
   readonly streamsStopped: string[] = [];
+  readonly webhookEndpointsChanged: WebhookEndpointRecord[] = [];
   /** What a provisioning wait answers. */
   inviteUrl: string | undefined;
 
@@ -31,6 +33,10 @@ export class RecordingChangeEffects implements ChangeEffects {
 
   async streamDeleted(streamId: string): Promise<void> {
     this.streamsStopped.push(streamId);
+  }
+
+  async webhookEndpointChanged(endpoint: WebhookEndpointRecord): Promise<void> {
+    this.webhookEndpointsChanged.push(endpoint);
   }
 
   /** Every hand-off delivered after a commit, in order. */

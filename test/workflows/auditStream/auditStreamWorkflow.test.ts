@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
 import { deliverySignatureMatches } from '../../../domain/auditStreams/streamSignature.ts';
 import { auditStreamWorkflowId } from '../../../workflows/auditStream/auditStreamMessages.ts';
 import { startAuditStreamReconciler } from '../../../api/temporalClients/auditStreamReconciler.ts';
@@ -18,6 +19,22 @@ interface Delivery {
   body: string;
   event: Record<string, unknown>;
   signatureOk: boolean;
+  /** The Standard Webhooks headers verified by the standardwebhooks library, the secret taken as its bytes. */
+  standardOk: boolean;
+  webhookId: string;
+}
+
+function standardSignatureOk(body: string, headers: IncomingMessage['headers']): boolean {
+  try {
+    new Webhook(SECRET, { format: 'raw' }).verify(body, {
+      'webhook-id': String(headers['webhook-id']),
+      'webhook-timestamp': String(headers['webhook-timestamp']),
+      'webhook-signature': String(headers['webhook-signature']),
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A SIEM on loopback: records deliveries, refuses the next `refuse` ones with 500, can go down and come back on its port. */
@@ -41,6 +58,8 @@ async function startReceiver() {
         body,
         event: JSON.parse(body),
         signatureOk: deliverySignatureMatches(body, SECRET, req.headers['x-registry-signature'] as string),
+        standardOk: standardSignatureOk(body, req.headers),
+        webhookId: String(req.headers['webhook-id']),
       });
       res.writeHead(204).end();
     });
@@ -120,6 +139,7 @@ describe('audit streams', () => {
     const arrivals = firstArrivals(receiver.deliveries);
     expect(arrivals.map((d) => d.eventId)).toEqual(expected);
     expect(receiver.deliveries.every((d) => d.signatureOk)).toBe(true);
+    expect(receiver.deliveries.every((d) => d.standardOk && d.webhookId === String(d.eventId))).toBe(true);
     // The body is the event as the log lists it, hash included.
     const listed = (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&limit=500`)).body.items.reverse();
     expect(arrivals.map((d) => d.event)).toEqual(listed);
@@ -184,7 +204,7 @@ describe('audit streams', () => {
     // Created straight in the store, as if the API's start of the workflow had failed.
     const stream = await stack.service.deps.stores.auditStreams.create(
       { id: randomUUID(), url: receiver.url, secret: SECRET, filter: { tenant_id: tenantId } },
-      { action: 'audit.stream_created' },
+      { action: 'audit.stream_created', metadata: { url: receiver.url, filter: { tenant_id: tenantId } } },
       {},
     );
     const expected = await appendFor(stack, tenantId, 3, 'before-reconcile');

@@ -31,7 +31,7 @@ export class Syncs {
       this.#actor.queue.dropLeading('syncDomains');
       return this.domains();
     },
-    syncSso: (command) => this.#sso(command.connection_id),
+    syncSso: (command) => this.sso(command.connection_id),
     syncDirectoryUser: (command) => {
       this.#actor.queue.drop((queued) => queued.kind === 'syncDirectoryUser' && queued.scim_user_id === command.scim_user_id);
       return this.directoryUser(command.directory_id, command.scim_user_id);
@@ -107,7 +107,7 @@ export class Syncs {
    * Makes an SSO connection's identity provider match it (the provisioning retry policy for an unavailable provider). A
    * failure is audited once as idp.sso_sync_failed; the next change of the connection syncs it again.
    */
-  async #sso(connectionId: string): Promise<void> {
+  async sso(connectionId: string): Promise<void> {
     const { tenantId } = this.#actor;
     try {
       await this.#actor.idp.syncSsoProvider(tenantId, connectionId);

@@ -4,7 +4,8 @@ import type { Syncs } from './syncs.ts';
 
 /**
  * The tenant's timeline: every durable timer of the tenant is an event the loadTenantTimeline activity reads (the
- * trial's reminder and end, entitlements' expiries, pending invitations' expiries, domains' next look-ups), and the
+ * trial's reminder and end, entitlements' expiries, pending invitations' expiries, domains' next look-ups, SAML
+ * connections' metadata readings and certificate notices), and the
  * retries of failed pushes and syncs. The actor sleeps until the soonest; when a timer fires, applyDueLifecycle
  * applies what is due, each rule idempotent at its timer's time, and the actor carries out what that changed.
  */
@@ -53,6 +54,7 @@ export class Timeline {
         ...(e.kind === 'entitlement_expired' ? { product: e.product } : {}),
         ...(e.kind === 'invitation_expired' ? { invitationId: e.invitationId } : {}),
         ...(e.kind === 'domain_check' ? { domainId: e.domainId } : {}),
+        ...(e.kind === 'sso_metadata_refresh' || e.kind === 'sso_certificate_notice' ? { connectionId: e.connectionId } : {}),
       })),
     };
   }
@@ -95,11 +97,13 @@ export class Timeline {
     await this.#organization.retryDue(now);
     await this.#syncs.retryDue(now);
     if (!(this.#actor.state.timeline?.upcoming ?? []).some((e) => Date.parse(e.at) <= now)) return;
-    const { claimsChanged, membersRemoved, domainsChanged } = await this.#actor.stored('applyDueLifecycle', () =>
+    const { claimsChanged, membersRemoved, domainsChanged, ssoChanged } = await this.#actor.stored('applyDueLifecycle', () =>
       this.#actor.localStore.applyDueLifecycle(this.#actor.tenantId, now),
     );
     if (claimsChanged) await this.#organization.pushClaims();
     if (domainsChanged) await this.#syncs.domains();
+    // A SAML connection whose metadata changed (a certificate added or removed) has its identity provider put right now.
+    for (const connectionId of ssoChanged ?? []) await this.#syncs.sso(connectionId);
     // The pending members of expired invitations leave the organization now (their outbox copies follow later).
     for (const userId of membersRemoved ?? []) await this.#syncs.member(userId);
   }

@@ -1,0 +1,4 @@
+import { getAsyncApiDocumentRoute } from './getAsyncApiDocument.ts';
+import { listEventsRoute } from './listEvents.ts';
+
+export const eventRoutes = [listEventsRoute, getAsyncApiDocumentRoute];
