@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeycloakIdentityProvider } from '../../identityProvider/keycloakIdentityProvider.ts';
 import { startDemoApp, type RunningDemoApp } from '../../platform/keycloakDemoApp.ts';
 import { startActorStack, type ActorStack } from '../support/actorStack.ts';
+import { actionLinks, capturedMail } from '../support/capturedMail.ts';
 import { claimsOf, demoAppTokens, refreshAnswer, TEST_PASSWORD, type Tokens } from '../support/demoAppSession.ts';
 import { configureDemoAppMapper } from '../support/demoAppMapper.ts';
 import { startDnsServer, type DnsServer } from '../support/dnsServer.ts';
@@ -75,6 +76,62 @@ async function passwordSignIn(member: Member, screenshot: string): Promise<{ tok
   if (await page.locator('#kc-error-message').isVisible()) return { refused: (await page.textContent('#kc-error-message'))!.trim() };
   return { tokens: await demoAppTokens(page) };
 }
+
+/**
+ * Jane's sign-in at the demo app through the tenant's connection: she types her address, the organization's domain
+ * sends her to the customer's realm, and back, Keycloak may ask her to review her profile and to prove her address by
+ * its e-mail (the connection trusts no address), whose link may end a flow of its own: then she signs in once more.
+ * Its tokens, or the error page's message.
+ */
+async function ssoSignIn(email: string, screenshot: string): Promise<{ tokens: Tokens } | { refused: string }> {
+  const { page } = browser;
+  const throughCustomer = async () => {
+    await browser.context.clearCookies();
+    await page.goto(demoApp.url);
+    await page.evaluate(() => sessionStorage.removeItem('tokens'));
+    await page.reload();
+    await page.fill('#organization', '');
+    await page.click('#sign-in');
+    await page.locator('#username').waitFor();
+    await page.fill('#username', email);
+    await page.click('[type=submit]');
+    await page.waitForURL((url) => url.pathname.includes(`/realms/${CUSTOMER_REALM}/`), { timeout: 30_000 });
+    await page.fill('#username', email);
+    await page.fill('#password', PASSWORD);
+    await page.click('[type=submit]');
+  };
+  const claims = page.locator('#access-claims:not(:empty)');
+  const refused = page.locator('#kc-error-message');
+  const landed = () => claims.or(refused).or(page.locator('#status:text-matches("^Error"), #firstName')).or(page.getByText(VERIFY_ASKED)).first().waitFor({ timeout: 30_000 });
+  await throughCustomer();
+  await landed();
+  if (await page.locator('#firstName').isVisible()) {
+    await page.click('[type=submit]');
+    await landed();
+  }
+  if (await page.getByText(VERIFY_ASKED).first().isVisible()) {
+    const link = await eventually(async () => (await capturedMail(email)).flatMap(actionLinks).at(-1), 30_000, 'the verification e-mail');
+    await page.goto(link);
+    const proceed = page.getByRole('link', { name: /proceed/i });
+    const back = page.getByRole('link', { name: /back to application/i });
+    await claims.or(refused).or(proceed).or(back).first().waitFor({ timeout: 30_000 });
+    if (await proceed.count()) {
+      await proceed.first().click();
+      await claims.or(refused).or(back).first().waitFor({ timeout: 30_000 });
+    }
+    await page.screenshot({ path: resolve(screenshots, screenshot.replace(/\.png$/, '-verified.png')), fullPage: true });
+    if (await refused.isVisible()) return { refused: (await refused.textContent())!.trim() };
+    if (await back.count()) {
+      await throughCustomer();
+      await landed();
+    }
+  }
+  await page.screenshot({ path: resolve(screenshots, screenshot), fullPage: true });
+  if (await refused.isVisible()) return { refused: (await refused.textContent())!.trim() };
+  return { tokens: await demoAppTokens(page) };
+}
+
+const VERIFY_ASKED = /verify your email/i;
 
 const auditOf = async (tenantId: string) =>
   (await stack.service.request('GET', `/v1/audit?tenant_id=${tenantId}&limit=500`)).body.items as { action: string; metadata: Record<string, unknown> }[];
@@ -168,5 +225,24 @@ describe('a tenant that requires its own single sign-on', () => {
       20_000,
       'member.break_glass_used',
     );
+  }, 180_000);
+
+  it("lets a user of the tenant's own identity provider sign in through its connection, and refresh: the registry's record of her sign-in says it was the tenant's SSO", async () => {
+    const email = `jane@${tenant.domain}`;
+    const first = await ssoSignIn(email, 'sign-in-sso-04-through-sso.png');
+    if (!('tokens' in first)) throw new Error(`the sign-in through the tenant's SSO was refused: ${first.refused}`);
+    const user = (await (await keycloakAdmin()).users.find({ email, exact: true }))[0]!;
+    await eventually(
+      async () => (await stack.service.request('GET', `/v1/tenants/${tenant.id}/members/${user.id}`)).body.status === 'active',
+      30_000,
+      'her active membership',
+    );
+    // A member now, the registry judges her refresh, and her next sign-in, by the policy.
+    const refreshed = await refreshAnswer(first.tokens);
+    expect(refreshed.status).toBe(200);
+    expect(claimsOf(refreshed.body.access_token)).toMatchObject({ tenant_id: tenant.id, claims_source: 'registry' });
+    const again = await ssoSignIn(email, 'sign-in-sso-05-through-sso-again.png');
+    expect(again).toMatchObject({ tokens: expect.anything() });
+    if ('tokens' in again) expect(claimsOf(again.tokens.access_token)).toMatchObject({ tenant_id: tenant.id, membership_status: 'active', claims_source: 'registry' });
   }, 180_000);
 });

@@ -10,6 +10,7 @@ import org.keycloak.authentication.RequiredActionContext;
 import org.keycloak.authentication.RequiredActionProvider;
 import org.keycloak.models.UserModel;
 import org.keycloak.models.credential.OTPCredentialModel;
+import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.sessions.AuthenticationSessionModel;
 
 /**
@@ -44,6 +45,12 @@ public class SignInPolicyAction implements RequiredActionProvider {
             authSession.setAuthNote(INVITATION_FLOW_NOTE, "true");
         }
         if (authSession.getAuthNote(INVITATION_FLOW_NOTE) != null) {
+            return;
+        }
+        // A flow an e-mail's link opened in a session of its own (verify e-mail, execute actions) ends with an info
+        // page once its actions are done: it signs no one in and issues nothing, and knows nothing of how the user
+        // authenticated (the sign-in it came from, e.g. through the tenant's SSO, lives in another session).
+        if (authSession.getAuthNote(AuthenticationManager.END_AFTER_REQUIRED_ACTIONS) != null) {
             return;
         }
         Verdict verdict = SignInChecks.atSignIn(context.getSession(), authSession, user);
