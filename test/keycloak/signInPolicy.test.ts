@@ -97,6 +97,21 @@ async function signInTo(app: RunningDemoApp, member: Member, screenshot: string)
   return { tokens: await demoAppTokens(page) };
 }
 
+/** The app's sign-in in the browser as it is, Keycloak's session cookie kept: no password asked, the open session answers. */
+async function signInWithOpenSession(app: RunningDemoApp, member: Member, screenshot: string): Promise<Outcome | { credentialsAsked: true }> {
+  const { page } = browser;
+  await page.goto(app.url);
+  await page.evaluate(() => sessionStorage.removeItem('tokens'));
+  await page.reload();
+  await page.fill('#organization', member.slug);
+  await page.click('#sign-in');
+  await page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #kc-error-message, #username').first().waitFor();
+  await page.screenshot({ path: resolve(screenshots, screenshot), fullPage: true });
+  if (await page.locator('#username').isVisible()) return { credentialsAsked: true };
+  if (await page.locator('#kc-error-message').isVisible()) return { refused: (await page.textContent('#kc-error-message'))!.trim() };
+  return { tokens: await demoAppTokens(page) };
+}
+
 async function signedIn(app: RunningDemoApp, member: Member, screenshot: string): Promise<Tokens> {
   const outcome = await signInTo(app, member, screenshot);
   if (!('tokens' in outcome)) throw new Error(`sign-in of ${member.email} did not get tokens: ${JSON.stringify(outcome)}`);
@@ -221,6 +236,32 @@ describe("the registry's decisions at sign-in, code exchange and refresh", () =>
     await page.screenshot({ path: resolve(screenshots, 'sign-in-06c-signed-in-with-otp.png'), fullPage: true });
     expect(claimsOf(withOtp.access_token)).toMatchObject({ tenant_id: member.tenantId, amr: expect.arrayContaining(['pwd', 'otp']) });
     await allowedAtRefresh(withOtp);
+  }, 180_000);
+
+  it("a session older than session_max_hours is refused at refresh within 5 s of the limit and at a sign-in through it, with a page that says why; a fresh sign-in is allowed", async () => {
+    const member = await memberOfNewTenant('max-age');
+    const tokens = await signedIn(demoApp, member, 'sign-in-08a-before-limit.png');
+    const authTime = claimsOf(tokens.id_token).auth_time as number;
+    const path = `/v1/tenants/${member.tenantId}`;
+    expect((await stack.service.request('PATCH', path, { settings: { sign_in: { session_max_hours: 1 } } })).status).toBe(200);
+    await allowedAtRefresh(tokens);
+    // The API takes whole hours. A limit of one second, written where the API keeps it, makes the open session older
+    // than the limit at once without waiting an hour: the same comparison of auth_time with the registry's clock.
+    await eventually(async () => Date.now() >= (authTime + 2) * 1000, 10_000, 'a session two seconds old');
+    await stack.service.orm.em.fork().execute(
+      `update tenants set settings = jsonb_set(settings, '{sign_in,session_max_hours}', to_jsonb(1.0 / 3600)) where id = ?`,
+      [member.tenantId],
+    );
+    // The stack's service runs without the change listener a replica has: the write is announced as its NOTIFY would.
+    stack.service.deps.cache.invalidateTenant(member.tenantId);
+    await refusedAtRefresh(tokens, 'session_too_old');
+    expect(await signInWithOpenSession(demoApp, member, 'sign-in-08b-session-too-old.png')).toEqual({ refused: expect.stringMatching(/older than your organization allows/) });
+    // The refusal ended the old session: the next sign-in asks who the user is (no lockout until Keycloak's own expiry).
+    expect((await stack.service.request('PATCH', path, { settings: { sign_in: { session_max_hours: 8 } } })).status).toBe(200);
+    expect(await signInWithOpenSession(demoApp, member, 'sign-in-08c-asked-again.png')).toEqual({ credentialsAsked: true });
+    const fresh = await signedIn(demoApp, member, 'sign-in-08d-fresh-sign-in.png');
+    expect(claimsOf(fresh.access_token)).toMatchObject({ tenant_id: member.tenantId, claims_source: 'registry' });
+    await allowedAtRefresh(fresh);
   }, 180_000);
 
   it("with the registry unreachable, the state it last pushed decides: a frozen tenant stays refused, an active one allowed, a fail-closed product refused", async () => {

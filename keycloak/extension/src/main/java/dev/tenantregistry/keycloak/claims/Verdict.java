@@ -37,7 +37,7 @@ public record Verdict(boolean allowed, String reason, String source) {
             case "not_entitled" -> "Your organization has no subscription to this application.";
             case "sso_required" -> "Your organization requires you to sign in through its own single sign-on. Sign in with the account your organization gave you.";
             case "mfa_required" -> "Your organization requires a second factor. Sign out and sign in again with your authenticator app.";
-            case "session_too_old" -> "Your session is older than your organization allows. Sign out and sign in again.";
+            case "session_too_old" -> "Your session is older than your organization allows. Sign in again.";
             case REGISTRY_UNAVAILABLE -> "Your sign-in cannot be checked right now. Please try again in a moment.";
             default -> "Your organization does not allow this sign-in.";
         };

@@ -8,7 +8,9 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.RequiredActionContext;
 import org.keycloak.authentication.RequiredActionProvider;
+import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
+import org.keycloak.models.UserSessionModel;
 import org.keycloak.models.credential.OTPCredentialModel;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.sessions.AuthenticationSessionModel;
@@ -70,9 +72,26 @@ public class SignInPolicyAction implements RequiredActionProvider {
         authSession.addRequiredAction(SignInPolicyActionFactory.ID);
     }
 
+    /**
+     * A session past the tenant's limit is ended, not kept: the browser's cookie would otherwise bring it back at every
+     * sign-in until Keycloak's own expiry, and "sign in again" could never ask for the user's credentials. Ended when
+     * the page is shown, not when the triggers are judged: Keycloak judges them more than once, and a second judgment
+     * without the session would no longer see its age.
+     */
+    private static void endOpenSession(RequiredActionContext context, UserModel user) {
+        RealmModel realm = context.getRealm();
+        UserSessionModel open = context.getSession().sessions().getUserSession(realm, context.getAuthenticationSession().getParentSession().getId());
+        if (open != null && open.getUser().getId().equals(user.getId())) {
+            context.getSession().sessions().removeUserSession(realm, open);
+        }
+    }
+
     @Override
     public void requiredActionChallenge(RequiredActionContext context) {
         String reason = context.getAuthenticationSession().getAuthNote(REASON_NOTE);
+        if ("session_too_old".equals(reason)) {
+            endOpenSession(context, context.getUser());
+        }
         Verdict refused = new Verdict(false, reason, null);
         Response page = context.form().setError(refused.message()).createErrorPage(Response.Status.FORBIDDEN);
         context.challenge(page);
