@@ -167,12 +167,15 @@ describe('tenant status × client × policy: what the registry allows, Keycloak 
     expect((await stack.service.request('DELETE', `/v1/tenants/${trial.tenantId}/entitlements/${PRODUCT}`)).status).toBe(204);
     await refusedAtRefresh(productTokens, PRODUCT_CLIENT, 'not_entitled');
     expect((await refreshAnswer(plainTokens, PLAIN_CLIENT)).status).toBe(200);
+    // A password grant is a sign-in of its own, refused there too.
+    expect(await passwordGrant(trial, PRODUCT_CLIENT)).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: 'not_entitled' } });
     // require_sso once the break_glass mark is taken away.
     const ssoTokens = await tokensOf(demo, PLAIN_CLIENT);
     expect((await stack.service.request('PATCH', `/v1/tenants/${demo.tenantId}`, { settings: { sign_in: { require_sso: true } } })).status).toBe(200);
     expect((await refreshAnswer(ssoTokens, PLAIN_CLIENT)).status).toBe(200);
     expect((await stack.service.request('PUT', `/v1/tenants/${demo.tenantId}/members/${demo.userId}/break-glass`, { break_glass: false })).status).toBe(200);
     await refusedAtRefresh(ssoTokens, PLAIN_CLIENT, 'sso_required');
+    expect(await passwordGrant(demo, PLAIN_CLIENT)).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: 'sso_required' } });
     // The tenant frozen, and another archived.
     const tenantTokens = await tokensOf(active, PLAIN_CLIENT);
     expect((await stack.service.request('POST', `/v1/tenants/${trial.tenantId}/cancel`, {})).body.status).toBe('frozen');

@@ -35,6 +35,8 @@ public class SignInPolicyAction implements RequiredActionProvider {
      */
     static final String INVITATION_FLOW_NOTE = "tenant-registry.invitation-flow";
 
+    private static final String TOKEN_ENDPOINT_PATH = "/protocol/openid-connect/token";
+
     @Override
     public void evaluateTriggers(RequiredActionContext context) {
         UserModel user = context.getUser();
@@ -53,6 +55,11 @@ public class SignInPolicyAction implements RequiredActionProvider {
         // page once its actions are done: it signs no one in and issues nothing, and knows nothing of how the user
         // authenticated (the sign-in it came from, e.g. through the tenant's SSO, lives in another session).
         if (authSession.getAuthNote(AuthenticationManager.END_AFTER_REQUIRED_ACTIONS) != null) {
+            return;
+        }
+        // A password grant has no page to show ("Account is not fully set up" would hide the reason): the token-request
+        // executor refuses it, invalid_grant with the reason, from the claims call the token needs anyway.
+        if (context.getUriInfo().getPath().endsWith(TOKEN_ENDPOINT_PATH)) {
             return;
         }
         Verdict verdict = SignInChecks.atSignIn(context.getSession(), authSession, user);

@@ -11,13 +11,14 @@ import org.keycloak.protocol.oidc.TokenManager;
 import org.keycloak.representations.idm.ClientPolicyExecutorConfigurationRepresentation;
 import org.keycloak.services.clientpolicy.ClientPolicyContext;
 import org.keycloak.services.clientpolicy.ClientPolicyException;
+import org.keycloak.services.clientpolicy.context.ResourceOwnerPasswordCredentialsResponseContext;
 import org.keycloak.services.clientpolicy.context.TokenRefreshResponseContext;
 import org.keycloak.services.clientpolicy.context.TokenResponseContext;
 import org.keycloak.services.clientpolicy.executor.ClientPolicyExecutorProvider;
 
 /**
- * The registry's decision at the code exchange and at every refresh: invalid_grant, with the reason as the error
- * description. It runs once the tokens are built, so the claims mapper has already asked the registry in this request
+ * The registry's decision at the code exchange, at every refresh and at a password grant: invalid_grant, with the
+ * reason as the error description. It runs once the tokens are built, so the claims mapper has already asked the registry in this request
  * and the decision is read from there (SignInChecks), not asked for again.
  */
 public class SignInPolicyExecutor implements ClientPolicyExecutorProvider<ClientPolicyExecutorConfigurationRepresentation> {
@@ -40,6 +41,8 @@ public class SignInPolicyExecutor implements ClientPolicyExecutorProvider<Client
         TokenManager.AccessTokenResponseBuilder tokens = switch (context.getEvent()) {
             case TOKEN_RESPONSE -> ((TokenResponseContext) context).getAccessTokenResponseBuilder();
             case TOKEN_REFRESH_RESPONSE -> ((TokenRefreshResponseContext) context).getAccessTokenResponseBuilder();
+            // A password grant is a sign-in and its first tokens at once: no browser flow, so no required action, ran.
+            case RESOURCE_OWNER_PASSWORD_CREDENTIALS_RESPONSE -> ((ResourceOwnerPasswordCredentialsResponseContext) context).getAccessTokenResponseBuilder();
             default -> null;
         };
         if (tokens == null) {

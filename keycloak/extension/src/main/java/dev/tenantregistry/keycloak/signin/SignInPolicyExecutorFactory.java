@@ -25,7 +25,7 @@ public class SignInPolicyExecutorFactory implements ClientPolicyExecutorProvider
 
     @Override
     public String getHelpText() {
-        return "Refuses a code exchange or refresh (invalid_grant) the tenant registry refuses: frozen or archived tenant, "
+        return "Refuses a code exchange, refresh or password grant (invalid_grant) the tenant registry refuses: frozen or archived tenant, "
                 + "inactive member, no entitlement to the client's product, required SSO or second factor, session too old.";
     }
 
