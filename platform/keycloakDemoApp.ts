@@ -32,13 +32,14 @@ const HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-export async function startDemoApp(options: { realmUrl: string; port?: number; host?: string }): Promise<RunningDemoApp> {
+/** `clientId`: the realm's public PKCE client the page signs in to (default the demo app's; the realm has a second). */
+export async function startDemoApp(options: { realmUrl: string; port?: number; host?: string; clientId?: string }): Promise<RunningDemoApp> {
   const host = options.host ?? '127.0.0.1';
   const pages = new Map<string, { body: Buffer; type: string }>();
   for (const [path, { file, type }] of Object.entries(FILES)) pages.set(path, { body: await readFile(resolve(PAGE_DIR, file)), type });
   const oidc = `${options.realmUrl}/protocol/openid-connect`;
   const config = JSON.stringify({
-    client_id: DEMO_APP_CLIENT_ID,
+    client_id: options.clientId ?? DEMO_APP_CLIENT_ID,
     authorization_endpoint: `${oidc}/auth`,
     end_session_endpoint: `${oidc}/logout`,
   });

@@ -24,6 +24,8 @@ export const CLAIMS_MAPPER_CLIENT_ID = 'tenant-registry-claims-mapper';
 export const PRODUCT_CLIENT_ID = 'tenant-registry-product';
 /** The public PKCE client a person signs in to (platform/keycloakDemoApp.ts); its tokens carry the registry's claims. */
 export const DEMO_APP_CLIENT_ID = 'tenant-registry-demo-app';
+/** A second public PKCE client like the demo app's: another product's, which a tenant may not be entitled to. */
+export const DEMO_REPORTS_CLIENT_ID = 'tenant-registry-demo-reports';
 
 /** The realm file takes the clients' secrets from the environment of Keycloak (placeholders), so none is committed. */
 export type RealmClientSecrets = { admin: string; caller: string; callerNoAudience: string; claimsMapper: string; product: string };

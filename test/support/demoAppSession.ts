@@ -11,20 +11,29 @@ export const TEST_PASSWORD = 'Correct-horse-battery-9';
 
 export const claimsOf = (jwt: string): Claims => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Claims;
 
-/** A refresh_token grant of the demo app, as its "Refresh token" button sends it. */
-export async function refresh(tokens: Tokens): Promise<Tokens> {
-  const response = await fetch(`${keycloakContext().realmUrl}/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: DEMO_APP_CLIENT_ID, refresh_token: tokens.refresh_token }),
-  });
-  const body = (await response.json()) as Tokens & { error?: string };
-  if (response.status !== 200) throw new Error(`refresh answered ${response.status} ${body.error}`);
+/** A refresh_token grant of the demo app (or another public client), as its "Refresh token" button sends it. */
+export async function refresh(tokens: Tokens, clientId = DEMO_APP_CLIENT_ID): Promise<Tokens> {
+  const { status, body } = await refreshAnswer(tokens, clientId);
+  if (status !== 200) throw new Error(`refresh answered ${status} ${body.error}`);
   return body;
 }
 
-/** The tokens the demo app holds once its page shows a token's claims (or fails with its error). */
+/** The token endpoint's answer to a refresh, refusals included. */
+export async function refreshAnswer(
+  tokens: Tokens,
+  clientId = DEMO_APP_CLIENT_ID,
+): Promise<{ status: number; body: Tokens & { error?: string; error_description?: string } }> {
+  const response = await fetch(`${keycloakContext().realmUrl}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }),
+  });
+  return { status: response.status, body: (await response.json()) as Tokens & { error?: string; error_description?: string } };
+}
+
+/** The tokens the demo app holds once its page shows a token's claims (or fails with its error, or Keycloak refuses). */
 export async function demoAppTokens(page: Page): Promise<Tokens> {
-  await page.locator('#access-claims:not(:empty), #status:text-matches("^Error")').first().waitFor();
+  await page.locator('#access-claims:not(:empty), #status:text-matches("^Error"), #kc-error-message').first().waitFor();
+  if (await page.locator('#kc-error-message').isVisible()) throw new Error(`Keycloak refused: ${(await page.textContent('#kc-error-message'))?.trim()}`);
   const status = await page.textContent('#status');
   if (status?.startsWith('Error')) throw new Error(`demo app: ${status}`);
   return page.evaluate(() => JSON.parse(sessionStorage.getItem('tokens') ?? 'null') as Tokens);

@@ -12,7 +12,8 @@ import org.keycloak.models.UserModel;
  * POST /v1/internal/idp/claims for one token: the user's id (the registry answers with the member's roles, permissions
  * and membership status in the tenant), the tenant the token is for when it names one, and the user's claim attributes
  * as user_attrs (the registry reads tenant_id and tenant_slug there when no tenant is named; the user's other
- * attributes, names and e-mail among them, are none of its business and stay in Keycloak).
+ * attributes, names and e-mail among them, are none of its business and stay in Keycloak). With the sign-in's facts
+ * (client, identity provider, amr, auth_time) the same answer carries the registry's decision on the sign-in.
  */
 final class RegistryClaims {
 
@@ -32,11 +33,12 @@ final class RegistryClaims {
     }
 
     /**
-     * The registry's claims, or TenantClaims.NONE when it answers 404 (no such tenant, or none of the user's to pick).
-     * clientSecret and tokenEndpoint are resolved by the caller when settings.clientId() is set.
+     * The registry's claims and decision; TenantClaims.NONE and no decision when it answers 404 (no such tenant, or
+     * none of the user's to pick: the registry has no tenant to judge the sign-in by). clientSecret and tokenEndpoint
+     * are resolved by the caller when settings.clientId() is set.
      */
-    TenantClaims resolve(MapperSettings settings, String clientSecret, URI tokenEndpoint, TokenTenant tenant, UserModel user)
-            throws Unavailable, InterruptedException {
+    RegistryAnswer resolve(MapperSettings settings, String clientSecret, URI tokenEndpoint, TokenTenant tenant, UserModel user,
+                           SignInFacts facts) throws Unavailable, InterruptedException {
         Deadline deadline = Deadline.in(settings.timeout());
         Map<String, Object> body = new LinkedHashMap<>();
         if (tenant.named()) {
@@ -48,6 +50,18 @@ final class RegistryClaims {
         }
         body.put("user_id", user.getId());
         body.put("user_attrs", attributesOf(user));
+        if (facts != null) {
+            if (facts.clientId() != null) {
+                body.put("client_id", facts.clientId());
+            }
+            if (facts.identityProvider() != null) {
+                body.put("identity_provider", facts.identityProvider());
+            }
+            body.put("amr", facts.amr());
+            if (facts.authTime() != null) {
+                body.put("auth_time", facts.authTime());
+            }
+        }
         try {
             String token = settings.clientId() == null ? null
                     : serviceTokens.token(tokenEndpoint, settings.clientId(), clientSecret, deadline);
@@ -59,7 +73,7 @@ final class RegistryClaims {
                 answer = RegistryRequests.send(settings.claimsEndpoint(), body, token, deadline);
             }
             if (answer.status() == 404) {
-                return TenantClaims.NONE;
+                return new RegistryAnswer(TenantClaims.NONE, null);
             }
             if (answer.status() != 200) {
                 String error = answer.body() == null ? "" : " " + answer.body().path("error").asText("");
@@ -69,7 +83,7 @@ final class RegistryClaims {
             if (claims == null) {
                 throw new Unavailable("registry answered 200 without the Claims shape");
             }
-            return claims;
+            return new RegistryAnswer(claims, Verdict.fromRegistry(answer.body()));
         } catch (TimeoutException e) {
             throw new Unavailable("no answer within " + settings.timeout().toMillis() + " ms");
         } catch (IOException e) {

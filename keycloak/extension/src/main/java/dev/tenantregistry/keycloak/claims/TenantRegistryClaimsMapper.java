@@ -4,7 +4,7 @@ import jakarta.ws.rs.core.UriBuilder;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import org.jboss.logging.Logger;
+import org.keycloak.OAuth2Constants;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.ClientSessionContext;
 import org.keycloak.models.KeycloakSession;
@@ -30,15 +30,14 @@ import org.keycloak.urls.UrlType;
  * membership_status and claims_source "registry".
  *
  * It never fails a login: when the registry does not answer in time, answers an error or cannot be reached, the token
- * carries the claims last pushed into the user (PushedClaims) and claims_source "attributes". See docs/operators.md
+ * carries the claims last pushed into the user (PushedClaims) and claims_source "attributes". The same call answers the
+ * registry's decision on the sign-in, which the token-request executor enforces (SignInChecks). See docs/operators.md
  * for how a product adds it to its client.
  */
 public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         implements OIDCAccessTokenMapper, OIDCIDTokenMapper, UserInfoTokenMapper {
 
     public static final String PROVIDER_ID = "tenant-registry-claims";
-
-    private static final Logger LOG = Logger.getLogger(TenantRegistryClaimsMapper.class);
 
     private static final List<ProviderConfigProperty> CONFIG;
 
@@ -47,9 +46,6 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         OIDCAttributeMapperHelper.addIncludeInTokensConfig(properties, TenantRegistryClaimsMapper.class);
         CONFIG = List.copyOf(properties);
     }
-
-    /** Keycloak makes one instance per provider; the token cache is shared by every mapper and realm (keyed by both). */
-    private final RegistryClaims registry = new RegistryClaims(new ServiceTokens());
 
     @Override
     public String getId() {
@@ -96,44 +92,15 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
         String memo = PROVIDER_ID + ":" + model.getId() + ":" + user.getId();
         TenantClaims claims = session.getAttribute(memo, TenantClaims.class);
         if (claims == null) {
-            claims = claimsFor(model, userSession.getRealm(), user, session, context);
+            claims = SignInChecks.forToken(model, session, userSession, context).claims();
             session.setAttribute(memo, claims);
         }
         token.getOtherClaims().putAll(claims.asClaims());
-    }
-
-    private TenantClaims claimsFor(ProtocolMapperModel model, RealmModel realm, UserModel user, KeycloakSession session,
-                                   ClientSessionContext context) {
-        TokenTenant tenant = null;
-        try {
-            tenant = TokenTenant.of(session, user, context);
-            MapperSettings settings = MapperSettings.from(model.getConfig());
-            String secret = null;
-            URI tokenEndpoint = null;
-            if (settings.clientId() != null) {
-                secret = settings.clientSecret() != null ? settings.clientSecret() : secretOf(realm, settings.clientId());
-                tokenEndpoint = settings.tokenEndpoint() != null ? settings.tokenEndpoint() : tokenEndpointOf(session, realm);
-            }
-            TenantClaims claims = registry.resolve(settings, secret, tokenEndpoint, tenant, user);
-            // An organization Keycloak no longer grants counts only through a member record (a deactivated member's).
-            return tenant.vouched() || claims.ofMember() ? claims : TenantClaims.NONE;
-        } catch (RegistryClaims.Unavailable | RuntimeException e) {
-            // Whatever went wrong (bad settings included), a login never fails here.
-            String cause = e instanceof RegistryClaims.Unavailable || e instanceof IllegalArgumentException
-                    ? e.getMessage() : e.getClass().getName() + ": " + e.getMessage();
-            LOG.warnf("%s mapper '%s' in realm %s: no claims from the tenant registry for user %s (tenant %s): %s; "
-                            + "the token carries the pushed attributes (claims_source \"attributes\")",
-                    PROVIDER_ID, model.getName(), realm.getName(), user.getId(), describe(tenant), cause);
-            return fallback(user, tenant);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return fallback(user, tenant);
+        // The methods the registry judged the sign-in by (SPEC-EXTENSIONS §15), unless another mapper says already.
+        List<String> amr = SignInFacts.methods(userSession.getRealm(), userSession.getNotes());
+        if (!amr.isEmpty()) {
+            token.getOtherClaims().putIfAbsent(OAuth2Constants.AUTHENTICATOR_METHOD_REFERENCE, amr);
         }
-    }
-
-    /** The pushed claims; none when the token's tenant could not even be told (an unexpected error in TokenTenant). */
-    private static TenantClaims fallback(UserModel user, TokenTenant tenant) {
-        return tenant == null ? TenantClaims.NONE : PushedClaims.of(tenant, user);
     }
 
     static String secretOf(RealmModel realm, String clientId) {
@@ -147,15 +114,5 @@ public class TenantRegistryClaimsMapper extends AbstractOIDCProtocolMapper
     static URI tokenEndpointOf(KeycloakSession session, RealmModel realm) {
         URI base = session.getContext().getUri(UrlType.BACKEND).getBaseUri();
         return UriBuilder.fromUri(base).path("realms/{realm}/protocol/openid-connect/token").build(realm.getName());
-    }
-
-    private static String describe(TokenTenant tenant) {
-        if (tenant == null) {
-            return "?";
-        }
-        if (!tenant.named()) {
-            return "of the user's memberships";
-        }
-        return tenant.tenantId() != null ? tenant.tenantId() : tenant.tenantSlug();
     }
 }

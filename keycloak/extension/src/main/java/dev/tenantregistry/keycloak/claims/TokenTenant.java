@@ -41,15 +41,27 @@ record TokenTenant(String tenantId, String tenantSlug, Basis basis) {
     }
 
     static TokenTenant of(KeycloakSession session, UserModel user, ClientSessionContext context) {
+        return of(session, user, context.getScopeString(), requestedScope(context));
+    }
+
+    /**
+     * The tenant of a sign-in before any token: the scope it asked for stands for both the granted scope and the asked
+     * one (Keycloak grants an organization scope only to a member, as at the code exchange that follows).
+     */
+    static TokenTenant ofSignIn(KeycloakSession session, UserModel user, String requestedScope) {
+        return of(session, user, requestedScope, requestedScope);
+    }
+
+    private static TokenTenant of(KeycloakSession session, UserModel user, String grantedScopes, String requestedScope) {
         if (Organizations.isEnabled(session)) {
-            Optional<OrganizationModel> organization = grantedOrganization(session, user, context);
+            Optional<OrganizationModel> organization = grantedOrganization(session, user, grantedScopes);
             if (organization.isPresent()) {
                 OrganizationModel org = organization.get();
                 List<String> ids = org.getAttributes() == null ? null : org.getAttributes().get("tenant_id");
                 String id = ids == null || ids.isEmpty() ? null : ids.get(0);
                 return new TokenTenant(id, org.getAlias(), Basis.ORGANIZATION);
             }
-            Optional<String> asked = askedAlias(session, requestedScope(context));
+            Optional<String> asked = askedAlias(session, requestedScope);
             if (asked.isPresent()) {
                 return new TokenTenant(null, asked.get(), Basis.ASKED);
             }
@@ -57,11 +69,13 @@ record TokenTenant(String tenantId, String tenantSlug, Basis basis) {
         return new TokenTenant(user.getFirstAttribute("tenant_id"), user.getFirstAttribute("tenant_slug"), Basis.USER);
     }
 
-    private static Optional<OrganizationModel> grantedOrganization(KeycloakSession session, UserModel user, ClientSessionContext context) {
+    private static Optional<OrganizationModel> grantedOrganization(KeycloakSession session, UserModel user, String scopes) {
         // The token's own scope decides, not what the (shared) client session last noted: a refresh token asked for
         // organization:b stays for b after the same browser signed in for organization:a. Keycloak resolves `organization`
         // with several memberships to the one the user picked; organization:* grants them all, so no single tenant.
-        String scopes = context.getScopeString();
+        if (scopes == null) {
+            return Optional.empty();
+        }
         OrganizationScope scope = OrganizationScope.valueOfScope(session, scopes);
         if (scope == null) {
             return Optional.empty();

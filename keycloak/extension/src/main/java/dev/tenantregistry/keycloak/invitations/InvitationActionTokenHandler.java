@@ -38,10 +38,10 @@ import org.keycloak.sessions.AuthenticationSessionModel;
 public class InvitationActionTokenHandler extends AbstractActionTokenHandler<InvitationActionToken> {
 
     /** The authentication session's note naming the invitation and its link's secret, "id nonce". */
-    static final String INVITATION_NOTE = "tenant-registry.invitation";
+    public static final String INVITATION_NOTE = "tenant-registry.invitation";
 
     /** The note of a link that asks its account to sign in: "id nonce user", the user the invitation's e-mail holds. */
-    static final String SIGN_IN_NOTE = "tenant-registry.invitation-sign-in";
+    public static final String SIGN_IN_NOTE = "tenant-registry.invitation-sign-in";
 
     /** The event error of a link the registry could not be asked about (the link may well be valid). */
     static final String REGISTRY_UNREACHABLE = "tenant_registry_unreachable";
