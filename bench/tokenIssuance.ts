@@ -144,6 +144,8 @@ export async function measureTokenIssuance(options: {
     const [withoutMapper, withMapperResult] = await paired(without, withMapper, () => undefined);
 
     log('the sign-in policy on and off: password grants of a member each');
+    // The mapper's pair can outlast the admin token.
+    await authenticate();
     const policyClients = { on: await makeClient('bench-token-sign-in-policy-on', true, 'password'), off: await makeClient('bench-token-sign-in-policy-off', true, 'password') };
     const [onResult, offResult] = await measureSignInPolicy({ admin, authenticate }, { ...options, realm: keycloak.realm }, policyClients, tokenRequest, issue, paired);
     return { withoutMapper, withMapper: withMapperResult, policyOff: offResult, policyOn: onResult };
@@ -177,7 +179,6 @@ async function measureSignInPolicy(
   const [onTenant, offTenant] = options.signInTenantIds;
   const { on: policyOn, off: policyOff } = clients;
   const { admin, authenticate } = keycloakAdmin;
-  await authenticate();
   // Keycloak's brute-force detection locked the measured member out (user_temporarily_disabled) within seconds of
   // password grants back to back, with no failed login of theirs: it is off for this pair, on both sides alike.
   await admin.realms.update({ realm: options.realm }, { bruteForceProtected: false });
