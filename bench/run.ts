@@ -22,8 +22,9 @@
  *                               over a re-run of the row (taken through the API's inspector)
  *   --plans                     instead of the rows: EXPLAIN (ANALYZE, BUFFERS) of every list and page statement on the
  *                               bench's data, as Markdown (docs/performance.md keeps it)
- *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, on the project's
- *                               Keycloak (JDK 17+ and Maven; installed into .tools/ on first use): its own table
+ *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
+ *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
+ *                               installed into .tools/ on first use): its own table
  */
 import { cpus, totalmem } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
   measured.push(...(await runVariants(scenarios.find((s) => s.name === 'verify, valid key')!, service, floors)));
   const exported = chosen(EXPORT_ROW) ? await runExportRow(seeded, service.url, serviceRss) : undefined;
   if (chosen(APPEND_TO_RECEIVER_ROW)) measured.push(...(await runAppendToReceiverRow(seeded, service, floors, serviceRss, runId)));
-  const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service.url) : undefined;
+  const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service.url, databaseUrl) : undefined;
   // A row without a ratio target (writes, the paced rows) is shown against the mean of every run of its floor.
   const floorMeans = Object.fromEntries(
     (Object.keys(floors.runs) as Floor[]).map((floor) => [floor, floors.runs[floor].length > 0 ? meanOf(...floors.runs[floor]) : before]),
@@ -599,19 +600,23 @@ async function runAppendToReceiverRow(seeded: Seeded, service: ServiceUnderTest,
   ];
 }
 
-async function runTokenIssuance(seeded: Seeded, serviceUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
-  const tenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
+async function runTokenIssuance(seeded: Seeded, serviceUrl: string, databaseUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
+  const [tenant, onTenant, offTenant] = seeded.tenants.filter((t) => t.status === 'active');
+  if (!tenant || !onTenant || !offTenant) throw new Error('the token issuance rows need three active seeded tenants');
   const tokenIssuance = await measureTokenIssuance({
     serviceUrl,
+    databaseUrl,
     tenantId: tenant.id,
+    signInTenantIds: [onTenant.id, offTenant.id],
     dataDir,
     // One request at a time, so no quick variant: the figure is a latency, and Keycloak's start dominates anyway.
     requests: 1000,
     warmup: 200,
     log,
   });
-  const { withoutMapper: a, withMapper: b } = tokenIssuance;
+  const { withoutMapper: a, withMapper: b, policyOff: off, policyOn: on } = tokenIssuance;
   log(`  p50 ${a.p50.toFixed(2)} ms without the mapper, ${b.p50.toFixed(2)} ms with it (+${(b.p50 - a.p50).toFixed(2)} ms, ${(b.p50 / a.p50).toFixed(2)}×)`);
+  log(`  ${off.rps.toFixed(0)} req/s with the sign-in policy off, ${on.rps.toFixed(0)} on (${(on.rps / off.rps).toFixed(2)}×), p50 ${off.p50.toFixed(2)} ms off, ${on.p50.toFixed(2)} ms on`);
   return tokenIssuance;
 }
 
