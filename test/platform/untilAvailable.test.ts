@@ -32,6 +32,23 @@ const viaProxy = (url: string, address: string) => {
   return proxied.toString();
 };
 
+/** The API as its own process, reaching PostgreSQL through the proxy at `address`; its relays and reconciler idle. */
+async function runApiThrough(address: string): Promise<{ child: ChildProcess; lines: string[]; port: number }> {
+  const port = await freePort();
+  const started = run('api/main.ts', {
+    DATABASE_URL: viaProxy(inject('runtimeDatabaseUrl'), address),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
+    REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
+    TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
+    AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
+  });
+  return { ...started, port };
+}
+
 describe('untilAvailable', () => {
   it('retries with a growing, bounded delay until the attempt succeeds', async () => {
     let calls = 0;
@@ -59,18 +76,7 @@ describe('starting while a dependency is down', () => {
     const databaseUrl = new URL(inject('databaseUrl'));
     const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
     proxy.cut();
-    const port = await freePort();
-    const { child, lines } = run('api/main.ts', {
-      DATABASE_URL: viaProxy(inject('runtimeDatabaseUrl'), proxy.address),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
-      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
-      TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
-      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
-    });
+    const { child, lines, port } = await runApiThrough(proxy.address);
     const base = `http://127.0.0.1:${port}`;
     const waiting = await eventually(async () => {
       const res = await fetch(`${base}/readyz`).catch(() => undefined);
@@ -96,18 +102,7 @@ describe('starting while a dependency is down', () => {
     const proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
     // The first statement of the start after the schema check: the audit streams' secrets sealed.
     proxy.cutWhenClientSends('secret_encrypted is null');
-    const port = await freePort();
-    const { child, lines } = run('api/main.ts', {
-      DATABASE_URL: viaProxy(inject('runtimeDatabaseUrl'), proxy.address),
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_PAYLOAD_KEYS: inject('temporalPayloadKeys'),
-      REGISTRY_SECRET_KEYS: inject('registrySecretKeys'),
-      TEMPORAL_TASK_QUEUE: `start-${randomUUID()}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OUTBOX_RELAY_INTERVAL_MS: String(24 * 3600_000),
-      AUDIT_STREAM_RECONCILE_INTERVAL_MS: String(24 * 3600_000),
-    });
+    const { child, lines, port } = await runApiThrough(proxy.address);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await eventually(async () => lines.some((line) => line.includes('"msg":"waiting for PostgreSQL"')) || child.exitCode !== null, 30_000, 'the cut noticed');
     expect(child.exitCode).toBeNull();
