@@ -21,7 +21,7 @@
  *   --row-profiles              after the table, each row that missed with its CPU per process and the API's CPU profile
  *                               over a re-run of the row (taken through the API's inspector)
  *   --plans                     instead of the rows: EXPLAIN (ANALYZE, BUFFERS) of every list and page statement on the
- *                               bench's data, as Markdown (docs/performance.md keeps it)
+ *                               bench's data, as Markdown on stdout
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
  *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
  *                               installed into .tools/ on first use): its own table

@@ -16,7 +16,7 @@ import { TenantCache } from './tenantCache.ts';
  * (SCIM), single resources' answers (a tenant, its entitlements, the catalog) and listings' pages (the tenants', a
  * tenant's API keys and invitations). It holds no state another replica needs; it only saves reads.
  *
- * How long a change can go unseen (docs/performance.md, "Caches and revocation"):
+ * How long a change can go unseen (docs/reliability.md, "The stale-cache bound, and a replica cut off alone"):
  * - on the replica that made the change: not at all — its effects invalidate once its transaction committed;
  * - on other replicas: until PostgreSQL's NOTIFY from the tables' triggers arrives, see store/changeListener.ts;
  *   while that listener is not connected, or has not proven itself live within its liveness lease (a heartbeat
