@@ -2,10 +2,9 @@ import type { AuditAppend } from '../domain/schemas/audit.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { Sql } from './sql.ts';
 
-/** The columns an event is read with, and the same with metadata as its JSON text (for auditEventJson). */
-export const AUDIT_COLUMNS =
-  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata, source_ip, user_agent, created_at, hash, recorded_by';
-export const AUDIT_COLUMNS_METADATA_AS_TEXT = AUDIT_COLUMNS.replace('metadata', 'metadata::text as metadata');
+/** The columns an export reads an event with (the CSV writes them one by one), metadata as its jsonb text. */
+export const AUDIT_COLUMNS_METADATA_AS_TEXT =
+  'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata::text as metadata, source_ip, user_agent, created_at, hash, recorded_by';
 
 /** The columns an append writes (id, created_at and hash are the database's), in the order of auditInsertValues. */
 export const AUDIT_INSERT_COLUMNS = `action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type,

@@ -1,11 +1,9 @@
 import type { AuditReadOptions, AuditRepository, EventFilter, IdempotentAppend } from '../domain/audit/auditRepository.ts';
-import type { ChainedEventRow } from '../domain/events/cloudEvent.ts';
-import { CHAINED_EVENT_COLUMNS } from './chainedEventSql.ts';
+import type { RenderedCloudEvent } from '../domain/events/cloudEvent.ts';
 import { AUDIT_RETENTION_CHECKPOINT } from '../domain/audit/auditRetention.ts';
 import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
-import { toAuditEvent, type AuditRow } from '../domain/audit/auditEventRow.ts';
-import { AUDIT_EVENT_JSON_SQL } from './auditEventJsonSql.ts';
-import { AUDIT_COLUMNS, AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
+import { auditEventOfAnswer, type RenderedAuditRow, type StoredAuditRow } from '../domain/audit/auditEventRow.ts';
+import { AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
 import type { Sql } from './sql.ts';
@@ -86,7 +84,7 @@ function insertStatement(rows: number): { name: string; text: string } {
     const placeholders = Array.from({ length: rows }, (_, row) => `(${Array.from({ length: COLUMN_COUNT }, (__, col) => `$${row * COLUMN_COUNT + col + 1}`).join(', ')})`);
     statement = {
       name: `audit_append_${rows}`,
-      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders.join(', ')} returning ${AUDIT_COLUMNS}`,
+      text: `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values ${placeholders.join(', ')} returning id, answer`,
     };
     insertStatements.set(rows, statement);
   }
@@ -107,8 +105,8 @@ export class PostgresAuditRepository implements AuditRepository {
 
   /**
    * Newest first, keyset-paginated on id: a page deep in the log costs the same as the first one. One extra row is
-   * read to know whether another page follows. PostgreSQL writes each event's JSON (store/auditEventJsonSql.ts): a
-   * page is text the API would otherwise decode column by column only to encode again (issue 40).
+   * read to know whether another page follows. A page is its events' answers, rendered when they were appended
+   * (Migration20261209000047AuditRenderedOnce), joined: nothing is projected or encoded again per read.
    */
   async pageJson(query: AuditQuery): Promise<{ json: string; headId?: number }> {
     const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
@@ -118,7 +116,7 @@ export class PostgresAuditRepository implements AuditRepository {
     const take = `limit $${params.push(limit + 1)}`;
     // A page below a cursor reads the chain's head in the same snapshot: whether the page is final (deepAuditPages.ts).
     const deep = cursor !== undefined;
-    const columns = `id, ${AUDIT_EVENT_JSON_SQL} as json${deep ? ', (select last_id from audit_chain_head) as head' : ''}`;
+    const columns = `id, answer as json${deep ? ', (select last_id from audit_chain_head) as head' : ''}`;
     // Products and actions are a vocabulary of dozens of values: PostgreSQL's plan for the prepared statement expects
     // a page's matches among the newest events and walks the primary key backwards, filtering, which costs every row
     // between the newest matches, the more the rarer the value among the newest events. Filtered by them alone, a
@@ -155,12 +153,12 @@ export class PostgresAuditRepository implements AuditRepository {
     afterId: number,
     limit: number,
     options: AuditReadOptions = {},
-  ): Promise<(AuditRow & { metadata: string | null })[]> {
+  ): Promise<StoredAuditRow[]> {
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(filter, params);
     conditions.push(`id > $${params.push(afterId)}`);
-    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT} from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
-    const { rows } = await this.#read(options, (sql) => sql.query<AuditRow & { metadata: string | null }>({ name: `audit_after${shape}`, text, values: params }));
+    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT}, answer from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
+    const { rows } = await this.#read(options, (sql) => sql.query<StoredAuditRow>({ name: `audit_after${shape}`, text, values: params }));
     return rows;
   }
 
@@ -168,14 +166,14 @@ export class PostgresAuditRepository implements AuditRepository {
    * The feed's step, and the cloudevents export's: the listing's filters and the types, from the cursor up in id
    * order (the (action, id) index serves types, the (tenant_id, id) one a tenant); each shape one prepared statement.
    */
-  async chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<ChainedEventRow[]> {
+  async chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<RenderedCloudEvent[]> {
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(filter, params);
     if (filter.types !== undefined) conditions.push(`action = any($${params.push(filter.types)}::text[])`);
     conditions.push(`e.id > $${params.push(afterId)}`);
     const name = `events_after${shape}${filter.types ? '_types' : ''}`;
-    const text = `select ${CHAINED_EVENT_COLUMNS} from audit_events e where ${conditions.join(' and ')} order by e.id limit $${params.push(limit)}`;
-    const { rows } = await this.#read(options, (sql) => sql.query<ChainedEventRow>({ name, text, values: params }));
+    const text = `select e.id, e.cloud_event from audit_events e where ${conditions.join(' and ')} order by e.id limit $${params.push(limit)}`;
+    const { rows } = await this.#read(options, (sql) => sql.query<RenderedCloudEvent>({ name, text, values: params }));
     return rows;
   }
 
@@ -207,7 +205,7 @@ export class PostgresAuditRepository implements AuditRepository {
 
   async append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
     const [row] = await this.insertBatch([{ event, meta }]);
-    return toAuditEvent(row!);
+    return auditEventOfAnswer(row!);
   }
 
   /** One statement: the event is appended unless an earlier attempt of the same outcome already appended it. */
@@ -224,9 +222,9 @@ export class PostgresAuditRepository implements AuditRepository {
   }
 
   /** Rows in the order of `tuples`: the chain trigger draws ids row by row in VALUES order, so sorting by id restores it. */
-  async insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<AuditRow[]> {
+  async insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<RenderedAuditRow[]> {
     const tuples = appends.map(({ event, meta }) => auditInsertValues(event, meta));
-    const { rows } = await (await this.#sql()).query<AuditRow>({ ...insertStatement(tuples.length), values: tuples.flat() });
+    const { rows } = await (await this.#sql()).query<RenderedAuditRow>({ ...insertStatement(tuples.length), values: tuples.flat() });
     if (rows.length !== tuples.length) throw new Error(`audit append wrote ${rows.length} of ${tuples.length} rows`);
     return rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
@@ -251,15 +249,15 @@ export class PostgresAuditRepository implements AuditRepository {
           [scope, key],
         );
         if (!earlier || earlier.request_hash !== requestHash) return { conflict: true as const };
-        const [row] = await tx.execute<AuditRow[]>(`select ${AUDIT_COLUMNS} from audit_events where id = ?`, [earlier.event_id]);
-        return { event: toAuditEvent(row!), replayed: true };
+        const [row] = await tx.execute<RenderedAuditRow[]>(`select id, answer from audit_events where id = ?`, [earlier.event_id]);
+        return { event: auditEventOfAnswer(row!), replayed: true };
       }
-      const [row] = await tx.execute<AuditRow[]>(
-        `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_PLACEHOLDERS}) returning ${AUDIT_COLUMNS}`,
+      const [row] = await tx.execute<RenderedAuditRow[]>(
+        `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_PLACEHOLDERS}) returning id, answer`,
         auditInsertValues(event, meta),
       );
       await tx.execute(`update audit_idempotency_keys set event_id = ? where scope = ? and key = ?`, [row!.id, scope, key]);
-      return { event: toAuditEvent(row!), replayed: false };
+      return { event: auditEventOfAnswer(row!), replayed: false };
     });
   }
 

@@ -72,6 +72,8 @@ CREATE TABLE public.audit_events (
   created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
   hash text NOT NULL,
   recorded_by text,
+  answer text NOT NULL,
+  cloud_event text NOT NULL,
   CONSTRAINT audit_events_pkey PRIMARY KEY (id)
 );
 CREATE INDEX audit_events_action_idx ON public.audit_events USING btree (action, id);
@@ -592,6 +594,29 @@ CREATE INDEX webhook_endpoints_live_idx ON public.webhook_endpoints USING btree 
 
 -- Functions (the triggers' among them)
 
+CREATE OR REPLACE FUNCTION public.audit_event_answer(e audit_events)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+        select '{"id":' || e.id || ',"action":' || pg_catalog.to_json(e.action)::text
+          || ',"created_at":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
+          || coalesce(',"tenant_id":' || pg_catalog.to_json(e.tenant_id)::text, '')
+          || coalesce(',"project_id":' || pg_catalog.to_json(e.project_id)::text, '')
+          || coalesce(',"actor_id":' || pg_catalog.to_json(e.actor_id)::text, '')
+          || coalesce(',"actor_name":' || pg_catalog.to_json(e.actor_name)::text, '')
+          || coalesce(',"actor_type":' || pg_catalog.to_json(e.actor_type)::text, '')
+          || coalesce(',"target_id":' || pg_catalog.to_json(e.target_id)::text, '')
+          || coalesce(',"target_type":' || pg_catalog.to_json(e.target_type)::text, '')
+          || coalesce(',"target_name":' || pg_catalog.to_json(e.target_name)::text, '')
+          || coalesce(',"product":' || pg_catalog.to_json(e.product)::text, '')
+          || coalesce(',"source_ip":' || pg_catalog.to_json(e.source_ip)::text, '')
+          || coalesce(',"user_agent":' || pg_catalog.to_json(e.user_agent)::text, '')
+          || coalesce(',"recorded_by":' || pg_catalog.to_json(e.recorded_by)::text, '')
+          || coalesce(',"metadata":' || e.metadata::text, '') || ',"hash":"' || e.hash || '"}'
+      $function$;
+
 CREATE OR REPLACE FUNCTION public.audit_event_canonical(e audit_events)
  RETURNS text
  LANGUAGE sql
@@ -602,6 +627,31 @@ AS $function$
             e.id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), e.action, e.tenant_id,
             e.project_id, e.actor_id, e.actor_name, e.actor_type, e.target_id, e.target_type, e.target_name, e.product,
             e.metadata, e.source_ip, e.user_agent) as base) as canonical
+      $function$;
+
+CREATE OR REPLACE FUNCTION public.audit_event_cloud_event(e audit_events, previous_hash text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'pg_temp'
+AS $function$
+        select '{"specversion":"1.0","id":"' || e.id || '","source":"urn:tenant-registry","type":' || pg_catalog.to_json(e.action)::text
+          || ',"time":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"'
+          || coalesce(',"subject":' || pg_catalog.to_json(e.tenant_id)::text, '') || ',"datacontenttype":"application/json"'
+          || coalesce(',"data":' || e.metadata::text, '')
+          || ',"sequence":"' || pg_catalog.lpad(e.id::text, 20, '0') || '","chainhash":"' || e.hash || '","chainprev":"' || previous_hash || '"'
+          || coalesce(',"projectid":' || pg_catalog.to_json(e.project_id)::text, '')
+          || coalesce(',"actorid":' || pg_catalog.to_json(e.actor_id)::text, '')
+          || coalesce(',"actorname":' || pg_catalog.to_json(e.actor_name)::text, '')
+          || coalesce(',"actortype":' || pg_catalog.to_json(e.actor_type)::text, '')
+          || coalesce(',"targetid":' || pg_catalog.to_json(e.target_id)::text, '')
+          || coalesce(',"targettype":' || pg_catalog.to_json(e.target_type)::text, '')
+          || coalesce(',"targetname":' || pg_catalog.to_json(e.target_name)::text, '')
+          || coalesce(',"product":' || pg_catalog.to_json(e.product)::text, '')
+          || coalesce(',"sourceip":' || pg_catalog.to_json(e.source_ip)::text, '')
+          || coalesce(',"useragent":' || pg_catalog.to_json(e.user_agent)::text, '')
+          || coalesce(',"recordedby":' || pg_catalog.to_json(e.recorded_by)::text, '')
+          || '}'
       $function$;
 
 CREATE OR REPLACE FUNCTION public.audit_event_hash(previous_hash text, e audit_events)
@@ -627,6 +677,8 @@ AS $function$
         select e.hash into chained_hash from public.audit_events e where e.id > head_id order by e.id desc limit 1;
         new.id := pg_catalog.nextval('public.audit_event_ids');
         new.hash := public.audit_event_hash(coalesce(chained_hash, head_hash), new);
+        new.answer := public.audit_event_answer(new);
+        new.cloud_event := public.audit_event_cloud_event(new, coalesce(chained_hash, head_hash));
         return new;
       end $function$;
 REVOKE EXECUTE ON FUNCTION public.audit_events_chain() FROM PUBLIC;

@@ -1,6 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
-import { auditEventJson } from '../../domain/audit/auditEventRow.ts';
 import type { AuditStreamRepository } from '../../domain/auditStreams/auditStreamRepository.ts';
 import { signDelivery } from '../../domain/auditStreams/streamSignature.ts';
 import { resolveStreamTarget, streamHost, type StreamTargets } from '../../domain/auditStreams/streamTargets.ts';
@@ -76,7 +75,7 @@ export function createAuditStreamActivities(options: AuditStreamActivityOptions)
             for (const row of events) {
               const id = Number(row.id);
               try {
-                const body = auditEventJson(row);
+                const body = row.answer;
                 await signedPost({ url: stream.url, agent, body, headers: deliveryHeaders(body, stream.secret, id, streamId), timeoutMs, what: `event ${id}` });
               } catch (error) {
                 await streams.recordProgress(streamId, cursor, (error as Error).message);

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { AuditRepository } from '../../domain/audit/auditRepository.ts';
 import { resolveStreamTarget, streamHost, type StreamTargets } from '../../domain/auditStreams/streamTargets.ts';
-import { renderCloudEvent, type ChainedEventRow } from '../../domain/events/cloudEvent.ts';
+import type { RenderedCloudEvent } from '../../domain/events/cloudEvent.ts';
 import { SYSTEM_ACTOR } from '../../domain/requestMeta.ts';
 import { standardWebhookHeaders } from '../../domain/webhooks/standardWebhookSignature.ts';
 import type { DeliverableWebhookEndpoint, WebhookEndpointRepository } from '../../domain/webhooks/webhookEndpointRepository.ts';
@@ -47,8 +47,8 @@ export interface WebhookDeliveryActivityOptions {
  * The request of one event: its CloudEvent (the feed's bytes) as the body, signed with every key that signs now;
  * `webhook-id` is the CloudEvent's id, the same on every retry and replay, so a receiver tells a repeat by it.
  */
-function deliveryOf(keys: readonly Buffer[], row: ChainedEventRow): { body: string; headers: Record<string, string> } {
-  const body = renderCloudEvent(row);
+function deliveryOf(keys: readonly Buffer[], row: RenderedCloudEvent): { body: string; headers: Record<string, string> } {
+  const body = row.cloud_event;
   return {
     body,
     headers: {
@@ -64,7 +64,7 @@ export function createWebhookDeliveryActivities(options: WebhookDeliveryActivity
   const pollIntervalMs = options.pollIntervalMs ?? 500;
 
   /** POSTs the events in order, heartbeating each one delivered; stops at the first failure and records it. */
-  async function deliver(endpoint: DeliverableWebhookEndpoint, events: ChainedEventRow[], from: WebhookPosition): Promise<WebhookBatchOutcome> {
+  async function deliver(endpoint: DeliverableWebhookEndpoint, events: RenderedCloudEvent[], from: WebhookPosition): Promise<WebhookBatchOutcome> {
     const context = Context.current();
     const position = { ...from };
     const fail = async (error: string): Promise<WebhookBatchOutcome> => {

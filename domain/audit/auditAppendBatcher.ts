@@ -1,6 +1,6 @@
 import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import { toAuditEvent } from './auditEventRow.ts';
+import { auditEventOfAnswer } from './auditEventRow.ts';
 import type { AuditRepository } from './auditRepository.ts';
 import { AppError } from '../errors.ts';
 
@@ -63,14 +63,14 @@ export class AuditAppendBatcher {
   async #write(batch: Pending[]): Promise<void> {
     try {
       const rows = await this.#insert(batch.map((p) => p.append));
-      batch.forEach((p, i) => p.resolve(toAuditEvent(rows[i]!)));
+      batch.forEach((p, i) => p.resolve(auditEventOfAnswer(rows[i]!)));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
         return;
       }
       for (const p of batch) {
-        await this.#insert([p.append]).then((rows) => p.resolve(toAuditEvent(rows[0]!)), p.reject);
+        await this.#insert([p.append]).then((rows) => p.resolve(auditEventOfAnswer(rows[0]!)), p.reject);
       }
     }
   }

@@ -1,8 +1,8 @@
-import { auditEventJson, type AuditRow } from './auditEventRow.ts';
+import type { StoredAuditRow } from './auditEventRow.ts';
 import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
 
-/** An event as the export reads it: its metadata the JSON text PostgreSQL returned. */
-export type ExportRow = AuditRow & { metadata: string | null };
+/** An event as the export reads it: its columns for CSV, its stored answer for NDJSON. */
+export type ExportRow = StoredAuditRow;
 
 /** Every AuditEvent field, in the order of the CSV columns. */
 export const CSV_COLUMNS = [
@@ -36,4 +36,4 @@ export function csvLine(row: ExportRow): string {
 }
 
 /** One event per line, the same JSON document GET /v1/audit lists it as. */
-export const ndjsonLine = (row: ExportRow): string => `${auditEventJson(row)}\n`;
+export const ndjsonLine = (row: ExportRow): string => `${row.answer}\n`;

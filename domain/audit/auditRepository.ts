@@ -1,7 +1,7 @@
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend, AuditEvent, AuditFilter, AuditIntegrity, AuditQuery } from '../schemas/audit.ts';
-import type { AuditRow } from './auditEventRow.ts';
-import type { ChainedEventRow } from '../events/cloudEvent.ts';
+import type { RenderedAuditRow, StoredAuditRow } from './auditEventRow.ts';
+import type { RenderedCloudEvent } from '../events/cloudEvent.ts';
 
 /** An idempotent append's outcome: the event (new, or the one the key first recorded), or a key reused for another body. */
 export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conflict: true };
@@ -30,7 +30,7 @@ export interface AuditRepository {
     afterId: number,
     limit: number,
     options?: AuditReadOptions,
-  ): Promise<(AuditRow & { metadata: string | null })[]>;
+  ): Promise<StoredAuditRow[]>;
   /** Appends one event on its own (POST /v1/audit goes through the batcher instead). */
   append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent>;
   /**
@@ -39,7 +39,7 @@ export interface AuditRepository {
    */
   appendOutcomeOnce(event: AuditAppend & { tenant_id: string; metadata: { outcome_id: string } }, meta: RequestMeta): Promise<void>;
   /** Appends as one multi-row statement; rows in the order given. */
-  insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<AuditRow[]>;
+  insertBatch(appends: { event: AuditAppend; meta: RequestMeta }[]): Promise<RenderedAuditRow[]>;
   /**
    * Appends unless the key (within `scope`, for 24 hours) was used before: then the first event again, or a
    * conflict when the earlier request differed. Concurrent uses of one key append once.
@@ -47,9 +47,9 @@ export interface AuditRepository {
   appendIdempotent(scope: string, key: string, requestHash: string, event: AuditAppend, meta: RequestMeta): Promise<IdempotentAppend>;
   /**
    * Up to `limit` events with ids above `afterId` of the given types and tenant (each optional), oldest first, as the
-   * events feed renders them: one page of GET /v1/events, one step of a delivery.
+   * events feed carries them: one page of GET /v1/events, one step of a delivery.
    */
-  chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options?: AuditReadOptions): Promise<ChainedEventRow[]>;
+  chainedEventsAfter(filter: EventFilter, afterId: number, limit: number, options?: AuditReadOptions): Promise<RenderedCloudEvent[]>;
   /**
    * The tenant's retention at `asOf`: with `settings.audit_retention_days` set and events older than that, appends
    * the checkpoint and removes them (answering the checkpoint's id and how many it removed), else does nothing.

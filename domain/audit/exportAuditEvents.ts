@@ -2,7 +2,6 @@ import type { AuditExportQuery } from '../schemas/audit.ts';
 import type { AuditRepository } from './auditRepository.ts';
 import { CSV_HEADER, csvLine, ndjsonLine, type ExportRow } from './auditExportFormat.ts';
 import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
-import { renderCloudEvent } from '../events/cloudEvent.ts';
 
 /**
  * Events per read: one keyset step over the id index. Larger batches exported no faster, but each batch's rows and
@@ -32,7 +31,7 @@ export async function exportAuditEvents(
   if (format === 'cloudevents') {
     // The events feed's documents, each with what its chain hash covers: a copy `npm run verify-events` checks.
     const read = (afterId: number) => audit.chainedEventsAfter(filter, afterId, EXPORT_BATCH, options);
-    return exportedBatches(limits, read, (row) => `${renderCloudEvent(row)}\n`);
+    return exportedBatches(limits, read, (row) => `${row.cloud_event}\n`);
   }
   const written = format === 'csv' ? csvLine : ndjsonLine;
   const line = shown ? (row: ExportRow) => written(shown(row)) : written;

@@ -9,29 +9,14 @@
  * (domain/events/verifyEventStream.ts).
  */
 
-/** An audit_events row as the feed reads it (store/chainedEventSql.ts). */
-export interface ChainedEventRow {
+/**
+ * An event's CloudEvent as the database rendered it when the event was appended
+ * (Migration20261209000047AuditRenderedOnce): always the same bytes, so a page of the feed is answered again byte for
+ * byte, and a webhook's signature covers exactly this text. `subject` is the tenant the event belongs to.
+ */
+export interface RenderedCloudEvent {
   id: string | number;
-  action: string;
-  tenant_id: string | null;
-  project_id: string | null;
-  actor_id: string | null;
-  actor_name: string | null;
-  actor_type: string | null;
-  target_id: string | null;
-  target_type: string | null;
-  target_name: string | null;
-  product: string | null;
-  /** The metadata's jsonb text, or null. */
-  metadata: string | null;
-  source_ip: string | null;
-  user_agent: string | null;
-  recorded_by: string | null;
-  /** created_at in UTC to the microsecond, as the chain's hash covers it: `2026-12-02T06:40:00.123456Z`. */
-  time: string;
-  hash: string;
-  /** The hash of the event before this one in the chain (64 zeros before the first). */
-  previous_hash: string;
+  cloud_event: string;
 }
 
 /** The CloudEvent as a receiver parses it. */
@@ -89,21 +74,3 @@ export const EXTENSION_OF_FIELD = {
   'user_agent': 'useragent',
   'recorded_by': 'recordedby',
 } as const;
-
-/**
- * The CloudEvent of a row as JSON text, always the same bytes for the same row: a page of the feed is answered again
- * byte for byte, and a webhook's signature covers exactly this text. `subject` is the tenant the event belongs to.
- */
-export function renderCloudEvent(row: ChainedEventRow): string {
-  const id = String(Number(row.id));
-  let json = `{"specversion":"1.0","id":"${id}","source":"${CLOUD_EVENT_SOURCE}","type":${JSON.stringify(row.action)},"time":"${row.time}"`;
-  if (row.tenant_id !== null) json += `,"subject":${JSON.stringify(row.tenant_id)}`;
-  json += ',"datacontenttype":"application/json"';
-  if (row.metadata !== null) json += `,"data":${row.metadata}`;
-  json += `,"sequence":"${sequenceOf(id)}","chainhash":"${row.hash}","chainprev":"${row.previous_hash}"`;
-  for (const [field, attribute] of Object.entries(EXTENSION_OF_FIELD)) {
-    const value = row[field as keyof typeof EXTENSION_OF_FIELD];
-    if (value !== null) json += `,"${attribute}":${JSON.stringify(value)}`;
-  }
-  return `${json}}`;
-}

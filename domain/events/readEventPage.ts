@@ -1,6 +1,6 @@
 import type { AuditReadOptions, AuditRepository } from '../audit/auditRepository.ts';
 import { EVENTS_DEFAULT_LIMIT, type EventFeedQuery } from '../schemas/events.ts';
-import { renderCloudEvent, sequenceOf } from './cloudEvent.ts';
+import { sequenceOf } from './cloudEvent.ts';
 
 /** A page of GET /v1/events as JSON text, and whether it is final. */
 export interface EventPageAnswer {
@@ -27,5 +27,5 @@ export async function readEventPage(audit: AuditRepository, query: EventFeedQuer
   };
   const rows = await audit.chainedEventsAfter(filter, after, limit, options);
   const next = sequenceOf(rows.length > 0 ? rows[rows.length - 1]!.id : after);
-  return { json: `{"items":[${rows.map(renderCloudEvent).join(',')}],"next_cursor":"${next}"}`, final: rows.length === limit };
+  return { json: `{"items":[${rows.map((row) => row.cloud_event).join(',')}],"next_cursor":"${next}"}`, final: rows.length === limit };
 }

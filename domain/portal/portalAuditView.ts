@@ -17,19 +17,21 @@ export function withoutOperatorFields(value: unknown): unknown {
 
 /**
  * What the admin portal shows its customer of an event: no client address or user agent (an operator's, or another
- * session's), no operator tenant field. The hash stays, though it no longer recomputes over what is shown.
+ * session's), no operator tenant field; the other fields keep their order. The hash stays, though it no longer
+ * recomputes over what is shown.
  */
 export function portalAuditEvent(event: AuditEvent): AuditEvent {
-  const { source_ip: _ip, user_agent: _agent, metadata, ...shown } = event;
-  return metadata === undefined ? shown : { ...shown, metadata: withoutOperatorFields(metadata) as AuditEvent['metadata'] };
+  const { source_ip: _ip, user_agent: _agent, ...shown } = event;
+  return event.metadata === undefined ? shown : { ...shown, metadata: withoutOperatorFields(event.metadata) as AuditEvent['metadata'] };
 }
 
-/** The same for a row of the export. */
+/** The same for a row of the export: its columns for CSV, its answer for NDJSON. */
 export function portalAuditRow(row: ExportRow): ExportRow {
   return {
     ...row,
     source_ip: null,
     user_agent: null,
     metadata: row.metadata === null ? null : JSON.stringify(withoutOperatorFields(JSON.parse(row.metadata))),
+    answer: JSON.stringify(portalAuditEvent(JSON.parse(row.answer) as AuditEvent)),
   };
 }

@@ -40,6 +40,7 @@ import { Migration20261208000041SsoCertificateNotices } from './Migration2026120
 import { Migration20261208000042SignInPolicy } from './Migration20261208000042SignInPolicy.ts';
 import { Migration20261208000044AuditRetention } from './Migration20261208000044AuditRetention.ts';
 import { Migration20261208000046WebhookEndpoints } from './Migration20261208000046WebhookEndpoints.ts';
+import { Migration20261209000047AuditRenderedOnce } from './Migration20261209000047AuditRenderedOnce.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -85,4 +86,5 @@ export const migrationsList = [
   { name: 'Migration20261208000042SignInPolicy', class: Migration20261208000042SignInPolicy },
   { name: 'Migration20261208000044AuditRetention', class: Migration20261208000044AuditRetention },
   { name: 'Migration20261208000046WebhookEndpoints', class: Migration20261208000046WebhookEndpoints },
+  { name: 'Migration20261209000047AuditRenderedOnce', class: Migration20261209000047AuditRenderedOnce },
 ];

@@ -11,7 +11,10 @@ function fakeInsert(options: { failWhen?: (rowCount: number, actions: unknown[])
     statements.push({ rows: tuples.length });
     await new Promise((r) => setTimeout(r, options.delayMs ?? 5));
     if (options.failWhen?.(tuples.length, actions)) throw new Error('insert failed');
-    return actions.map((action) => ({ id: String(nextId++), action, created_at: new Date().toISOString(), hash: 'h' })) as never[];
+    return actions.map((action) => {
+      const id = nextId++;
+      return { id: String(id), answer: JSON.stringify({ id, action, created_at: new Date().toISOString(), hash: 'h' }) };
+    });
   };
   return { insert, statements };
 }

@@ -76,7 +76,11 @@ describe('npm run verify-events', () => {
   it('names an event the database owner edited, as GET /v1/audit/integrity does', async () => {
     const events = linesOf(await exported()).map((line) => JSON.parse(line) as { id: string });
     const target = events[events.length - 3]!.id;
-    await asOwner(`update audit_events set metadata = '{"n": 99}' where id = $1`, [target]);
+    // The owner edits the event and the CloudEvent stored with it alike, so the copy carries the edit.
+    await asOwner(
+      `update audit_events set metadata = '{"n": 99}', cloud_event = regexp_replace(cloud_event, '"data":\\{[^}]*\\}', '"data":{"n": 99}') where id = $1`,
+      [target],
+    );
     const result = await verify(await exported());
     expect(result.code).toBe(1);
     expect(result.out).toContain(`hash mismatch: event ${target}\n`);

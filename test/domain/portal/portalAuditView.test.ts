@@ -20,7 +20,10 @@ describe("what the portal shows of an event", () => {
       id: '7', action: 'tenant.activated', tenant_id: null, project_id: null, actor_id: 'ops', actor_name: null, actor_type: 'service', target_id: null, target_type: null,
       target_name: null, product: null, metadata: '{"to":"active","erp_customer_id":"ERP-1"}', source_ip: '10.1.2.3', user_agent: 'OperatorConsole/7.1', recorded_by: 'ops',
       created_at: base.created_at, hash: base.hash,
+      answer: `{"id":7,"action":"tenant.activated","created_at":"${base.created_at}","actor_id":"ops","actor_type":"service","source_ip":"10.1.2.3","user_agent":"OperatorConsole/7.1","recorded_by":"ops","metadata":{"to": "active", "erp_customer_id": "ERP-1"},"hash":"${base.hash}"}`,
     });
     expect(row).toMatchObject({ source_ip: null, user_agent: null, actor_id: 'ops', metadata: '{"to":"active"}' });
+    // The NDJSON line: the same fields in the same order, without the address, the agent and the operator's field.
+    expect(row.answer).toBe(`{"id":7,"action":"tenant.activated","created_at":"${base.created_at}","actor_id":"ops","actor_type":"service","recorded_by":"ops","metadata":{"to":"active"},"hash":"${base.hash}"}`);
   });
 });
