@@ -34,11 +34,15 @@ import { samlMetadataReaderOf } from '../activities/tenantActor/samlMetadataRead
 import { simulatedServiceProvider } from '../identityProvider/simulatedIdentityProvider.ts';
 import { tenantLimitsOf } from './tenantLimitsOf.ts';
 import { overloadRefusal } from './overloadRefusal.ts';
+import { createInternalApp, useGuards, type RequestGuards } from './internalApp.ts';
+import { servedOnInternalListener } from './listenerScope.ts';
 
 export interface BuiltApp {
   app: Koa;
   router: Router;
   openApiDocument: ReturnType<typeof buildOpenApiDocument>;
+  /** INTERNAL_PORT's app: the internal calls and the probes (api/internalApp.ts). */
+  internal: Koa;
   /** What answers the requests the admission queue has no room for (api/overloadRefusal.ts). */
   refusal: Koa;
   /** What the handlers run on: the dependencies given, completed with what createApp made. */
@@ -138,15 +142,17 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   const classOf = rateLimitClassOf(routes, publicPaths);
   // Before the token's verification, an address's flood is refused without one; without authentication there is
   // none to spare, and the per-client limit below is the address's already.
-  const beforeAuth = deps.authConfig.enabled ? addressRateLimit(deps.settings, classOf) : undefined;
-  if (beforeAuth) app.use(beforeAuth);
-  app.use(createAuthMiddleware(deps.authConfig, publicPaths));
-  const limits = rateLimit(deps.settings, classOf);
-  if (limits) app.use(limits);
+  const guards: RequestGuards = {
+    ...(deps.authConfig.enabled ? { beforeAuth: addressRateLimit(deps.settings, classOf) } : {}),
+    auth: createAuthMiddleware(deps.authConfig, publicPaths),
+    limits: rateLimit(deps.settings, classOf),
+  };
+  useGuards(app, guards);
   // The admin portal's pages: outside the OpenAPI document and the service tokens (its own link and cookie).
   app.use(portalRoutes(context));
   app.use(methodNotAllowed(router));
   app.use(routeMatcher(routes, context));
   app.use(router.routes());
-  return { app, router, openApiDocument, refusal: overloadRefusal(context), context };
+  const internal = createInternalApp(context, routes.filter((route) => servedOnInternalListener(route.path)), guards);
+  return { app, internal, router, openApiDocument, refusal: overloadRefusal(context), context };
 }

@@ -10,12 +10,20 @@ const LISTENER = Symbol('listener');
 type Listener = 'public' | 'internal';
 type MarkedRequest = IncomingMessage & { [LISTENER]?: Listener };
 
+/** The paths INTERNAL_PORT's listener serves: the internal calls and the probes. */
+export const servedOnInternalListener = (path: string): boolean => path.startsWith(INTERNAL_PATH_PREFIX) || PROBE_PATHS.has(path);
+
 /** One of the API's two listeners (with INTERNAL_PORT): marks each request with the listener it came in on. */
 export function onListener(listener: Listener, handler: RequestListener): RequestListener {
   return (req, res) => {
     (req as MarkedRequest)[LISTENER] = listener;
     handler(req, res);
   };
+}
+
+/** The requests of each listener to its own app (with INTERNAL_PORT; without, one app serves the one port). */
+export function byListener(publicHandler: RequestListener, internalHandler: RequestListener): RequestListener {
+  return (req, res) => ((req as MarkedRequest)[LISTENER] === 'internal' ? internalHandler : publicHandler)(req, res);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { TemporalAccess } from '../platform/temporal/temporalAccess.ts';
 import { createApp } from './app.ts';
 import type { AppDependencies } from './appDependencies.ts';
 import { listen, listenerOf, type RunningHttpServer } from '../platform/httpServer.ts';
-import { onListener } from './listenerScope.ts';
+import { byListener, onListener } from './listenerScope.ts';
 import { requestAdmissionOf } from './requestAdmissionOf.ts';
 import { runChecks, storeCheck, type CheckResult } from './readinessChecks.ts';
 import { auditStreamLag } from '../domain/auditStreams/auditStreamLag.ts';
@@ -113,7 +113,7 @@ export async function startApi(options: {
         2000,
       ),
   };
-  const { app, refusal, context } = createApp(deps);
+  const { app, internal, refusal, context } = createApp(deps);
   readiness = context.readiness;
   const relay = startOutboxRelay({
     outbox: stores.outbox,
@@ -126,9 +126,11 @@ export async function startApi(options: {
   });
   const streamReconciler = startAuditStreamReconciler({ streams: stores.auditStreams, client: auditStreams, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
   const webhookReconciler = startWebhookDeliveryReconciler({ endpoints: stores.webhookEndpoints, client: webhookDeliveries, log, intervalMs: settings.AUDIT_STREAM_RECONCILE_INTERVAL_MS });
-  const handler = requests.listenerFor(listenerOf(app.callback()), listenerOf(refusal.callback()));
-  // With INTERNAL_PORT the internal calls have a port of their own (api/listenerScope.ts); both share the admission.
+  // With INTERNAL_PORT the internal calls have a port and an app of their own (api/internalApp.ts); both share the
+  // admission, the guards and the context.
   const separate = settings.INTERNAL_PORT > 0;
+  const served = listenerOf(app.callback());
+  const handler = requests.listenerFor(separate ? byListener(served, listenerOf(internal.callback())) : served, listenerOf(refusal.callback()));
   const http = await listen(separate ? onListener('public', handler) : handler, settings.PORT, settings.HOST);
   const internalHttp = separate ? await listen(onListener('internal', handler), settings.INTERNAL_PORT, settings.HOST) : undefined;
   log.info({ port: http.port, ...(internalHttp ? { internalPort: internalHttp.port } : {}) }, 'tenant registry API listening');

@@ -138,10 +138,12 @@ interface MeasuredRow {
 /** `npm start` as the bench runs it: its URL, its processes, and whether it still runs. */
 interface ServiceUnderTest {
   url: string;
+  /** INTERNAL_PORT's listener: the internal calls, as a deployment routes them (api/internalApp.ts). */
+  internalUrl: string;
   pid: number;
   apiPid: number;
   workerPid: number;
-  ports: { PORT: number; EMBEDDED_PG_PORT: number; TEMPORAL_DEV_PORT: number; TEMPORAL_UI_PORT: number; METRICS_PORT: number; WORKER_METRICS_PORT: number };
+  ports: { PORT: number; INTERNAL_PORT: number; EMBEDDED_PG_PORT: number; TEMPORAL_DEV_PORT: number; TEMPORAL_UI_PORT: number; METRICS_PORT: number; WORKER_METRICS_PORT: number };
   /** Opens nothing by itself: the bench opens the API's inspector with SIGUSR1 when it first profiles a row. */
   inspectPort?: number;
   alive: () => boolean;
@@ -202,7 +204,7 @@ async function main(): Promise<void> {
   measured.push(...(await runVariants(scenarios.find((s) => s.name === 'verify, valid key')!, service, floors)));
   const exported = chosen(EXPORT_ROW) ? await runExportRow(seeded, service.url, serviceRss) : undefined;
   if (chosen(APPEND_TO_RECEIVER_ROW)) measured.push(...(await runAppendToReceiverRow(seeded, service, floors, serviceRss, runId)));
-  const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service.url, databaseUrl) : undefined;
+  const tokenIssuance = args.keycloak && chosen(TOKEN_ROW) ? await runTokenIssuance(seeded, service, databaseUrl) : undefined;
   // A row without a ratio target (writes, the paced rows) is shown against the mean of every run of its floor.
   const floorMeans = Object.fromEntries(
     (Object.keys(floors.runs) as Floor[]).map((floor) => [floor, floors.runs[floor].length > 0 ? meanOf(...floors.runs[floor]) : before]),
@@ -227,6 +229,7 @@ async function main(): Promise<void> {
 async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderTest> {
   const ports = {
     PORT: await freePort(),
+    INTERNAL_PORT: await freePort(),
     EMBEDDED_PG_PORT: reuse?.pgPort ?? (await freePort()),
     TEMPORAL_DEV_PORT: await freePort(),
     TEMPORAL_UI_PORT: await freePort(),
@@ -280,7 +283,8 @@ async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderT
   const apiPid = childRunning(service.pid, 'api/main.ts');
   const workerPid = childRunning(service.pid, 'worker/main.ts');
   if (apiPid === undefined || workerPid === undefined) throw new Error('the API or worker process of npm start was not found');
-  return { url: serviceUrl, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
+  const internalUrl = `http://127.0.0.1:${ports.INTERNAL_PORT}`;
+  return { url: serviceUrl, internalUrl, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
 }
 
 /** The seeded volumes: those of the previous run of this mode with --reuse, else seeded now and remembered. */
@@ -365,9 +369,12 @@ class Floors {
   }
 }
 
-/** What the bench drives a row's scenario with, against the service. */
-const loadOf = (serviceUrl: string, scenario: Scenario) => ({
-  url: serviceUrl,
+/** The listener a path is served on: the internal calls on INTERNAL_PORT's, everything else on the public one. */
+const urlFor = (service: { url: string; internalUrl: string }, path: string) => (path.startsWith('/v1/internal/') ? service.internalUrl : service.url);
+
+/** What the bench drives a row's scenario with, against the service's listener for the row's path. */
+const loadOf = (service: ServiceUnderTest, scenario: Scenario) => ({
+  url: urlFor(service, (scenario.requests?.[0] ?? scenario.nextRequest!()).path),
   connections: scenario.connections,
   check: scenario.check,
   requests: scenario.requests,
@@ -379,9 +386,9 @@ const loadOf = (serviceUrl: string, scenario: Scenario) => ({
  * Every distinct request once (a long-running replica has seen its active keys and tenants), then a few seconds more
  * so the measurement starts in a steady state.
  */
-async function warmUp(serviceUrl: string, scenario: Scenario): Promise<void> {
-  if (scenario.requests && !quick) await drive({ ...loadOf(serviceUrl, scenario), durationSeconds: 300, amount: scenario.requests.length });
-  if (scenario.warmup > 0) await drive({ ...loadOf(serviceUrl, scenario), durationSeconds: scenario.warmup });
+async function warmUp(service: ServiceUnderTest, scenario: Scenario): Promise<void> {
+  if (scenario.requests && !quick) await drive({ ...loadOf(service, scenario), durationSeconds: 300, amount: scenario.requests.length });
+  if (scenario.warmup > 0) await drive({ ...loadOf(service, scenario), durationSeconds: scenario.warmup });
 }
 
 /** The service's CPU and the bench's own: the bench process is the load generator, on the same two cores. */
@@ -399,12 +406,12 @@ async function runRows(selected: Scenario[], service: ServiceUnderTest, floors: 
   const settled: string[] = [];
   for (const scenario of selected) {
     log(`${scenario.name} (${scenario.connections} connections, ${scenario.duration} s)`);
-    const load = loadOf(service.url, scenario);
+    const load = loadOf(service, scenario);
     const rowStarted = performance.now();
     const floor = floorOf(scenario);
     const floorBeforeRow = isPaired(scenario) ? await floors.before(floor) : undefined;
     const pacedFloorOfRow = scenario.pacedFloor && scenario.rate ? await pacedFloor(floors, scenario, scenario.rate) : undefined;
-    await warmUp(service.url, scenario);
+    await warmUp(service, scenario);
     serviceRss.start();
     const cpuBefore = cpuOfServiceAndLoad(service.pid);
     const result = await drive({ ...load, durationSeconds: scenario.duration });
@@ -467,8 +474,8 @@ async function runVariants(verifyScenario: Scenario, service: ServiceUnderTest, 
   const started: { name: string; api: Child; load: Omit<Parameters<typeof drive>[0], 'durationSeconds'>; rounds: Measured[] }[] = [];
   const done = { variants: false };
   for (const variant of variants) {
-    const { api, url } = await startVariantApi(variant, service, keys, done);
-    const load = { url, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
+    const { api, internalUrl } = await startVariantApi(variant, service, keys, done);
+    const load = { url: internalUrl, connections: verifyScenario.connections, check: verifyScenario.check, requests: verifyScenario.requests };
     log(`${variant.name}: started, warming up`);
     if (!quick) await drive({ ...load, durationSeconds: 300, amount: verifyScenario.requests!.length });
     if (verifyScenario.warmup > 0) await drive({ ...load, durationSeconds: verifyScenario.warmup });
@@ -518,13 +525,15 @@ async function startVariantApi(
   service: ServiceUnderTest,
   keys: { payloadKeys: string; secretKeys: string },
   done: { variants: boolean },
-): Promise<{ api: Child; url: string }> {
+): Promise<{ api: Child; internalUrl: string }> {
   const variantPort = await freePort();
+  const variantInternalPort = await freePort();
   let alive = true;
   const api = startNode(
     'api/main.ts',
     {
       PORT: String(variantPort),
+      INTERNAL_PORT: String(variantInternalPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
@@ -548,7 +557,7 @@ async function startVariantApi(
   );
   children.push(api);
   await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
-  return { api, url: `http://127.0.0.1:${variantPort}` };
+  return { api, internalUrl: `http://127.0.0.1:${variantInternalPort}` };
 }
 
 async function runExportRow(seeded: Seeded, serviceUrl: string, serviceRss: RssSampler): Promise<Measured> {
@@ -600,11 +609,12 @@ async function runAppendToReceiverRow(seeded: Seeded, service: ServiceUnderTest,
   ];
 }
 
-async function runTokenIssuance(seeded: Seeded, serviceUrl: string, databaseUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
+async function runTokenIssuance(seeded: Seeded, service: ServiceUnderTest, databaseUrl: string): Promise<Awaited<ReturnType<typeof measureTokenIssuance>>> {
   const [tenant, onTenant, offTenant] = seeded.tenants.filter((t) => t.status === 'active');
   if (!tenant || !onTenant || !offTenant) throw new Error('the token issuance rows need three active seeded tenants');
   const tokenIssuance = await measureTokenIssuance({
-    serviceUrl,
+    serviceUrl: service.url,
+    internalUrl: service.internalUrl,
     databaseUrl,
     tenantId: tenant.id,
     signInTenantIds: [onTenant.id, offTenant.id],
@@ -627,8 +637,8 @@ async function profileMisses(misses: { scenario: Scenario; report: MissReport }[
     if (!scenarios.includes(miss.scenario)) continue;
     log(`${miss.scenario.name}: the API's CPU profile over ${PROFILE_SECONDS} s of the same load, after the same warm-up`);
     // Minutes after its row, the registry cache's entries of the row may have expired: warmed as the row was.
-    await warmUp(service.url, miss.scenario);
-    miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(service.url, miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
+    await warmUp(service, miss.scenario);
+    miss.report.profile = summarizeCpuProfile(await profiler.profile(() => drive({ ...loadOf(service, miss.scenario), durationSeconds: PROFILE_SECONDS })), projectRoot);
   }
 }
 

@@ -34,6 +34,8 @@ export type TokenIssuance = { withoutMapper: LoadResult; withMapper: LoadResult;
 
 export async function measureTokenIssuance(options: {
   serviceUrl: string;
+  /** The registry's internal listener, which Keycloak's extension calls. */
+  internalUrl: string;
   databaseUrl: string;
   tenantId: string;
   /** Two other tenants: the first's member signs in with the policy on, the second's with it off. */
@@ -47,7 +49,7 @@ export async function measureTokenIssuance(options: {
   log('starting Keycloak for the token issuance rows (a minute or two)');
   const keycloak = await startKeycloak(
     // The bench's clients send no e-mail; the realm needs an SMTP address all the same.
-    { smtp: { host: '127.0.0.1', port: 9 }, logFile: resolve(options.dataDir, 'keycloak.log'), registryUrl: options.serviceUrl },
+    { smtp: { host: '127.0.0.1', port: 9 }, logFile: resolve(options.dataDir, 'keycloak.log'), registryUrl: options.internalUrl },
     createLogger('warn', 'bench-keycloak'),
   );
   try {
@@ -75,7 +77,7 @@ export async function measureTokenIssuance(options: {
                 protocol: 'openid-connect',
                 protocolMapper: 'tenant-registry-claims',
                 // No service client: the benchmarked service runs without AUTH_ENABLED.
-                config: { 'registry.url': options.serviceUrl, 'timeout.ms': '500', 'access.token.claim': 'true' },
+                config: { 'registry.url': options.internalUrl, 'timeout.ms': '500', 'access.token.claim': 'true' },
               },
             ]
           : [],
