@@ -3,15 +3,9 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { AppContext, AppDependencies } from './appDependencies.ts';
 import { buildOpenApiDocument } from './openApiDocument.ts';
-import { errorHandler } from './middleware/errorHandler.ts';
 import { createAuthMiddleware, publicPathsOf, type PublicPaths } from './auth/authMiddleware.ts';
-import { requestScope } from './middleware/requestScope.ts';
-import { requestMetrics } from './middleware/requestMetrics.ts';
-import { requestTracing } from './middleware/requestTracing.ts';
 import { methodNotAllowed } from './middleware/methodNotAllowed.ts';
-import { uriLimit } from './middleware/uriLimit.ts';
 import { codecCors } from './middleware/codecCors.ts';
-import { listenerScope } from './listenerScope.ts';
 import { addressRateLimit, rateLimit, rateLimitsConfigured, type RateLimitClass } from './middleware/rateLimit.ts';
 import { mountRoute, routeMatcher } from './routing/mountRoutes.ts';
 import type { AnyRoute } from './routing/routeDefinition.ts';
@@ -34,7 +28,7 @@ import { samlMetadataReaderOf } from '../activities/tenantActor/samlMetadataRead
 import { simulatedServiceProvider } from '../identityProvider/simulatedIdentityProvider.ts';
 import { tenantLimitsOf } from './tenantLimitsOf.ts';
 import { overloadRefusal } from './overloadRefusal.ts';
-import { createInternalApp, useGuards, type RequestGuards } from './internalApp.ts';
+import { createInternalApp, useGuards, useRequestFrame, type RequestGuards } from './internalApp.ts';
 import { servedOnInternalListener } from './listenerScope.ts';
 
 export interface BuiltApp {
@@ -130,12 +124,7 @@ export function createApp(deps: AppDependencies, routes: AnyRoute[] = allRoutes)
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApiDocument;
   });
-  if (context.metrics) app.use(requestMetrics(context.metrics));
-  if (context.tracer) app.use(requestTracing(context.tracer));
-  app.use(requestScope(deps.log));
-  app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
-  app.use(uriLimit());
-  app.use(listenerScope());
+  useRequestFrame(app, context);
   app.use(codecCors(deps.settings.CODEC_CORS_ORIGINS ?? [`http://127.0.0.1:${deps.settings.TEMPORAL_UI_PORT}`, `http://localhost:${deps.settings.TEMPORAL_UI_PORT}`]));
   // Before the router: a refused request reaches no body parsing and no handler, and unknown paths reveal nothing.
   const publicPaths = publicPathsOf(routes, [SCIM_PATH_PREFIX, PORTAL_PATH_PREFIX]);

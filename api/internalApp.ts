@@ -22,6 +22,19 @@ export interface RequestGuards {
   limits?: Middleware;
 }
 
+/**
+ * The first steps of every request on either app: its metrics and trace, its id and access line, the error answers,
+ * the URI limit, and the listener's paths (the other listener's are 404 before anything else).
+ */
+export function useRequestFrame(app: Koa, context: AppContext): void {
+  if (context.metrics) app.use(requestMetrics(context.metrics));
+  if (context.tracer) app.use(requestTracing(context.tracer));
+  app.use(requestScope(context.log));
+  app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
+  app.use(uriLimit());
+  app.use(listenerScope());
+}
+
 /** The guards in their order, each when configured. */
 export function useGuards(app: Koa, guards: RequestGuards): void {
   if (guards.beforeAuth) app.use(guards.beforeAuth);
@@ -39,12 +52,7 @@ export function useGuards(app: Koa, guards: RequestGuards): void {
 export function createInternalApp(context: AppContext, routes: AnyRoute[], guards: RequestGuards): Koa {
   const app = new Koa({ proxy: context.settings.TRUST_PROXY, maxIpsCount: context.settings.TRUST_PROXY_HOPS });
   app.silent = true;
-  if (context.metrics) app.use(requestMetrics(context.metrics));
-  if (context.tracer) app.use(requestTracing(context.tracer));
-  app.use(requestScope(context.log));
-  app.use(errorHandler({ scimPrefix: SCIM_PATH_PREFIX }));
-  app.use(uriLimit());
-  app.use(listenerScope());
+  useRequestFrame(app, context);
   useGuards(app, guards);
   // The router only answers which methods a known path has (405 with Allow); the matcher runs the operations.
   const known = new Router();
