@@ -597,25 +597,8 @@ CREATE INDEX webhook_endpoints_live_idx ON public.webhook_endpoints USING btree 
 CREATE OR REPLACE FUNCTION public.audit_event_answer(e audit_events)
  RETURNS text
  LANGUAGE sql
- IMMUTABLE
- SET search_path TO 'pg_catalog', 'pg_temp'
-AS $function$
-        select '{"id":' || e.id || ',"action":' || pg_catalog.to_json(e.action)::text
-          || ',"created_at":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
-          || coalesce(',"tenant_id":' || pg_catalog.to_json(e.tenant_id)::text, '')
-          || coalesce(',"project_id":' || pg_catalog.to_json(e.project_id)::text, '')
-          || coalesce(',"actor_id":' || pg_catalog.to_json(e.actor_id)::text, '')
-          || coalesce(',"actor_name":' || pg_catalog.to_json(e.actor_name)::text, '')
-          || coalesce(',"actor_type":' || pg_catalog.to_json(e.actor_type)::text, '')
-          || coalesce(',"target_id":' || pg_catalog.to_json(e.target_id)::text, '')
-          || coalesce(',"target_type":' || pg_catalog.to_json(e.target_type)::text, '')
-          || coalesce(',"target_name":' || pg_catalog.to_json(e.target_name)::text, '')
-          || coalesce(',"product":' || pg_catalog.to_json(e.product)::text, '')
-          || coalesce(',"source_ip":' || pg_catalog.to_json(e.source_ip)::text, '')
-          || coalesce(',"user_agent":' || pg_catalog.to_json(e.user_agent)::text, '')
-          || coalesce(',"recorded_by":' || pg_catalog.to_json(e.recorded_by)::text, '')
-          || coalesce(',"metadata":' || e.metadata::text, '') || ',"hash":"' || e.hash || '"}'
-      $function$;
+ STABLE
+RETURN (((((((((((((((((((((('{"id":'::text || (e).id) || ',"action":'::text) || (to_json((e).action))::text) || ',"created_at":"'::text) || to_char(((e).created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'::text)) || '"'::text) || COALESCE((',"tenant_id":'::text || (to_json((e).tenant_id))::text), ''::text)) || COALESCE((',"project_id":'::text || (to_json((e).project_id))::text), ''::text)) || COALESCE((',"actor_id":'::text || (to_json((e).actor_id))::text), ''::text)) || COALESCE((',"actor_name":'::text || (to_json((e).actor_name))::text), ''::text)) || COALESCE((',"actor_type":'::text || (to_json((e).actor_type))::text), ''::text)) || COALESCE((',"target_id":'::text || (to_json((e).target_id))::text), ''::text)) || COALESCE((',"target_type":'::text || (to_json((e).target_type))::text), ''::text)) || COALESCE((',"target_name":'::text || (to_json((e).target_name))::text), ''::text)) || COALESCE((',"product":'::text || (to_json((e).product))::text), ''::text)) || COALESCE((',"source_ip":'::text || (to_json((e).source_ip))::text), ''::text)) || COALESCE((',"user_agent":'::text || (to_json((e).user_agent))::text), ''::text)) || COALESCE((',"recorded_by":'::text || (to_json((e).recorded_by))::text), ''::text)) || COALESCE((',"metadata":'::text || ((e).metadata)::text), ''::text)) || ',"hash":"'::text) || (e).hash) || '"}'::text);
 
 CREATE OR REPLACE FUNCTION public.audit_event_canonical(e audit_events)
  RETURNS text
@@ -632,27 +615,8 @@ AS $function$
 CREATE OR REPLACE FUNCTION public.audit_event_cloud_event(e audit_events, previous_hash text)
  RETURNS text
  LANGUAGE sql
- IMMUTABLE
- SET search_path TO 'pg_catalog', 'pg_temp'
-AS $function$
-        select '{"specversion":"1.0","id":"' || e.id || '","source":"urn:tenant-registry","type":' || pg_catalog.to_json(e.action)::text
-          || ',"time":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"'
-          || coalesce(',"subject":' || pg_catalog.to_json(e.tenant_id)::text, '') || ',"datacontenttype":"application/json"'
-          || coalesce(',"data":' || e.metadata::text, '')
-          || ',"sequence":"' || pg_catalog.lpad(e.id::text, 20, '0') || '","chainhash":"' || e.hash || '","chainprev":"' || previous_hash || '"'
-          || coalesce(',"projectid":' || pg_catalog.to_json(e.project_id)::text, '')
-          || coalesce(',"actorid":' || pg_catalog.to_json(e.actor_id)::text, '')
-          || coalesce(',"actorname":' || pg_catalog.to_json(e.actor_name)::text, '')
-          || coalesce(',"actortype":' || pg_catalog.to_json(e.actor_type)::text, '')
-          || coalesce(',"targetid":' || pg_catalog.to_json(e.target_id)::text, '')
-          || coalesce(',"targettype":' || pg_catalog.to_json(e.target_type)::text, '')
-          || coalesce(',"targetname":' || pg_catalog.to_json(e.target_name)::text, '')
-          || coalesce(',"product":' || pg_catalog.to_json(e.product)::text, '')
-          || coalesce(',"sourceip":' || pg_catalog.to_json(e.source_ip)::text, '')
-          || coalesce(',"useragent":' || pg_catalog.to_json(e.user_agent)::text, '')
-          || coalesce(',"recordedby":' || pg_catalog.to_json(e.recorded_by)::text, '')
-          || '}'
-      $function$;
+ STABLE
+RETURN (((((((((((((((((((((((((((('{"specversion":"1.0","id":"'::text || (e).id) || '","source":"urn:tenant-registry","type":'::text) || (to_json((e).action))::text) || ',"time":"'::text) || to_char(((e).created_at AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'::text)) || '"'::text) || COALESCE((',"subject":'::text || (to_json((e).tenant_id))::text), ''::text)) || ',"datacontenttype":"application/json"'::text) || COALESCE((',"data":'::text || ((e).metadata)::text), ''::text)) || ',"sequence":"'::text) || lpad(((e).id)::text, 20, '0'::text)) || '","chainhash":"'::text) || (e).hash) || '","chainprev":"'::text) || previous_hash) || '"'::text) || COALESCE((',"projectid":'::text || (to_json((e).project_id))::text), ''::text)) || COALESCE((',"actorid":'::text || (to_json((e).actor_id))::text), ''::text)) || COALESCE((',"actorname":'::text || (to_json((e).actor_name))::text), ''::text)) || COALESCE((',"actortype":'::text || (to_json((e).actor_type))::text), ''::text)) || COALESCE((',"targetid":'::text || (to_json((e).target_id))::text), ''::text)) || COALESCE((',"targettype":'::text || (to_json((e).target_type))::text), ''::text)) || COALESCE((',"targetname":'::text || (to_json((e).target_name))::text), ''::text)) || COALESCE((',"product":'::text || (to_json((e).product))::text), ''::text)) || COALESCE((',"sourceip":'::text || (to_json((e).source_ip))::text), ''::text)) || COALESCE((',"useragent":'::text || (to_json((e).user_agent))::text), ''::text)) || COALESCE((',"recordedby":'::text || (to_json((e).recorded_by))::text), ''::text)) || '}'::text);
 
 CREATE OR REPLACE FUNCTION public.audit_event_hash(previous_hash text, e audit_events)
  RETURNS text

@@ -14,6 +14,21 @@ const CLOUD_EVENT_EXTENSIONS: [string, string][] = [
   ['sourceip', 'source_ip'], ['useragent', 'user_agent'], ['recordedby', 'recorded_by'],
 ];
 
+/** An event's answer, as an expression of the row `e` (the body of audit_event_answer). */
+export const AUDIT_EVENT_ANSWER_SQL = `'{"id":' || e.id || ',"action":' || pg_catalog.to_json(e.action)::text
+          || ',"created_at":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
+          || ${ANSWER_FIELDS.map((field) => optional(field, field)).join('\n          || ')}
+          || coalesce(',"metadata":' || e.metadata::text, '') || ',"hash":"' || e.hash || '"}'`;
+
+/** An event's CloudEvent, as an expression of the row `e` and the hash it was chained from, `previous_hash`. */
+export const AUDIT_EVENT_CLOUD_EVENT_SQL = `'{"specversion":"1.0","id":"' || e.id || '","source":"urn:tenant-registry","type":' || pg_catalog.to_json(e.action)::text
+          || ',"time":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"'
+          || ${optional('subject', 'tenant_id')} || ',"datacontenttype":"application/json"'
+          || coalesce(',"data":' || e.metadata::text, '')
+          || ',"sequence":"' || pg_catalog.lpad(e.id::text, 20, '0') || '","chainhash":"' || e.hash || '","chainprev":"' || previous_hash || '"'
+          || ${CLOUD_EVENT_EXTENSIONS.map(([key, column]) => optional(key, column)).join('\n          || ')}
+          || '}'`;
+
 /**
  * An audit event is rendered once, when it is appended: the chain trigger writes its answer (the AuditEvent JSON of
  * GET /v1/audit, absent fields left out, metadata as its jsonb text, created_at to the millisecond) and its
@@ -33,21 +48,12 @@ export class Migration20261209000047AuditRenderedOnce extends Migration {
     this.addSql(`
       create function public.audit_event_answer(e public.audit_events) returns text
         language sql immutable set search_path = pg_catalog, pg_temp as $$
-        select '{"id":' || e.id || ',"action":' || pg_catalog.to_json(e.action)::text
-          || ',"created_at":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'
-          || ${ANSWER_FIELDS.map((field) => optional(field, field)).join('\n          || ')}
-          || coalesce(',"metadata":' || e.metadata::text, '') || ',"hash":"' || e.hash || '"}'
+        select ${AUDIT_EVENT_ANSWER_SQL}
       $$`);
     this.addSql(`
       create function public.audit_event_cloud_event(e public.audit_events, previous_hash text) returns text
         language sql immutable set search_path = pg_catalog, pg_temp as $$
-        select '{"specversion":"1.0","id":"' || e.id || '","source":"urn:tenant-registry","type":' || pg_catalog.to_json(e.action)::text
-          || ',"time":"' || pg_catalog.to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '"'
-          || ${optional('subject', 'tenant_id')} || ',"datacontenttype":"application/json"'
-          || coalesce(',"data":' || e.metadata::text, '')
-          || ',"sequence":"' || pg_catalog.lpad(e.id::text, 20, '0') || '","chainhash":"' || e.hash || '","chainprev":"' || previous_hash || '"'
-          || ${CLOUD_EVENT_EXTENSIONS.map(([key, column]) => optional(key, column)).join('\n          || ')}
-          || '}'
+        select ${AUDIT_EVENT_CLOUD_EVENT_SQL}
       $$`);
     this.addSql(`
       create or replace function public.audit_events_chain() returns trigger

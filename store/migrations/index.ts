@@ -41,6 +41,7 @@ import { Migration20261208000042SignInPolicy } from './Migration20261208000042Si
 import { Migration20261208000044AuditRetention } from './Migration20261208000044AuditRetention.ts';
 import { Migration20261208000046WebhookEndpoints } from './Migration20261208000046WebhookEndpoints.ts';
 import { Migration20261209000047AuditRenderedOnce } from './Migration20261209000047AuditRenderedOnce.ts';
+import { Migration20261210000048AuditRenderInlined } from './Migration20261210000048AuditRenderInlined.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -87,4 +88,5 @@ export const migrationsList = [
   { name: 'Migration20261208000044AuditRetention', class: Migration20261208000044AuditRetention },
   { name: 'Migration20261208000046WebhookEndpoints', class: Migration20261208000046WebhookEndpoints },
   { name: 'Migration20261209000047AuditRenderedOnce', class: Migration20261209000047AuditRenderedOnce },
+  { name: 'Migration20261210000048AuditRenderInlined', class: Migration20261210000048AuditRenderInlined },
 ];
