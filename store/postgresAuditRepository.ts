@@ -2,7 +2,7 @@ import type { AuditReadOptions, AuditRepository, EventFilter, IdempotentAppend }
 import type { RenderedCloudEvent } from '../domain/events/cloudEvent.ts';
 import { AUDIT_RETENTION_CHECKPOINT } from '../domain/audit/auditRetention.ts';
 import { auditReadTimedOut } from '../domain/audit/auditReadLimits.ts';
-import { auditEventOfAnswer, type RenderedAuditRow, type StoredAuditRow } from '../domain/audit/auditEventRow.ts';
+import { auditEventOfAnswer, type AuditRow, type RenderedAuditRow } from '../domain/audit/auditEventRow.ts';
 import { AUDIT_COLUMNS_METADATA_AS_TEXT, AUDIT_INSERT_COLUMNS, AUDIT_INSERT_PLACEHOLDERS, auditInsertValues } from './auditEventInsert.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import { AUDIT_DEFAULT_LIMIT, type AuditAppend, type AuditEvent, type AuditFilter, type AuditIntegrity, type AuditQuery } from '../domain/schemas/audit.ts';
@@ -148,17 +148,28 @@ export class PostgresAuditRepository implements AuditRepository {
     return head === undefined ? { json } : { json, headId: Number(head) };
   }
 
-  async eventsAfter(
+  answersAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<RenderedAuditRow[]> {
+    return this.#after<RenderedAuditRow>('id, answer', 'audit_answers_after', filter, afterId, limit, options);
+  }
+
+  columnsAfter(filter: AuditFilter, afterId: number, limit: number, options: AuditReadOptions = {}): Promise<AuditRow[]> {
+    return this.#after<AuditRow>(AUDIT_COLUMNS_METADATA_AS_TEXT, 'audit_columns_after', filter, afterId, limit, options);
+  }
+
+  /** `select` of the matching events above `afterId`, oldest first; each filter's shape one prepared statement. */
+  async #after<R>(
+    select: string,
+    statement: string,
     filter: AuditFilter & { action_prefix?: string },
     afterId: number,
     limit: number,
-    options: AuditReadOptions = {},
-  ): Promise<StoredAuditRow[]> {
+    options: AuditReadOptions,
+  ): Promise<R[]> {
     const params: unknown[] = [];
     const { conditions, shape } = filterConditions(filter, params);
     conditions.push(`id > $${params.push(afterId)}`);
-    const text = `select ${AUDIT_COLUMNS_METADATA_AS_TEXT}, answer from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
-    const { rows } = await this.#read(options, (sql) => sql.query<StoredAuditRow>({ name: `audit_after${shape}`, text, values: params }));
+    const text = `select ${select} from audit_events where ${conditions.join(' and ')} order by id limit $${params.push(limit)}`;
+    const { rows } = await this.#read(options, (sql) => sql.query<R>({ name: `${statement}${shape}`, text, values: params }));
     return rows;
   }
 
@@ -250,14 +261,14 @@ export class PostgresAuditRepository implements AuditRepository {
         );
         if (!earlier || earlier.request_hash !== requestHash) return { conflict: true as const };
         const [row] = await tx.execute<RenderedAuditRow[]>(`select id, answer from audit_events where id = ?`, [earlier.event_id]);
-        return { event: auditEventOfAnswer(row!), replayed: true };
+        return { event: row!, replayed: true };
       }
       const [row] = await tx.execute<RenderedAuditRow[]>(
         `insert into audit_events (${AUDIT_INSERT_COLUMNS}) values (${AUDIT_INSERT_PLACEHOLDERS}) returning id, answer`,
         auditInsertValues(event, meta),
       );
       await tx.execute(`update audit_idempotency_keys set event_id = ? where scope = ? and key = ?`, [row!.id, scope, key]);
-      return { event: auditEventOfAnswer(row!), replayed: false };
+      return { event: row!, replayed: false };
     });
   }
 

@@ -62,7 +62,7 @@ export function createAuditStreamActivities(options: AuditStreamActivityOptions)
       for (;;) {
         const stream = await streams.findDeliverable(streamId);
         if (!stream || stream.deletedAt) return { status: 'deleted' };
-        const events = await audit.eventsAfter(stream.filter, cursor, BATCH);
+        const events = await audit.answersAfter(stream.filter, cursor, BATCH);
         if (events.length > 0) {
           const target = await resolveStreamTarget(streamHost(stream.url), targets);
           if ('refused' in target) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { conflict, invalidInput } from '../errors.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
+import type { RenderedAuditRow } from './auditEventRow.ts';
 import type { AuditRepository } from './auditRepository.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -26,7 +27,7 @@ export async function appendWithIdempotencyKey(
   key: string,
   event: AuditAppend,
   meta: RequestMeta,
-): Promise<{ event: AuditEvent; replayed: boolean }> {
+): Promise<{ event: RenderedAuditRow; replayed: boolean }> {
   if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw invalidInput(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   const requestHash = createHash('sha256').update(canonicalJson(event)).digest('hex');
   const outcome = await audit.appendIdempotent(meta.actorId ?? '', key, requestHash, event, meta);

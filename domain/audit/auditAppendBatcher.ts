@@ -1,12 +1,12 @@
-import type { AuditAppend, AuditEvent } from '../schemas/audit.ts';
+import type { AuditAppend } from '../schemas/audit.ts';
 import type { RequestMeta } from '../requestMeta.ts';
-import { auditEventOfAnswer } from './auditEventRow.ts';
+import type { RenderedAuditRow } from './auditEventRow.ts';
 import type { AuditRepository } from './auditRepository.ts';
 import { AppError } from '../errors.ts';
 
 interface Pending {
   append: { event: AuditAppend; meta: RequestMeta };
-  resolve: (event: AuditEvent) => void;
+  resolve: (row: RenderedAuditRow) => void;
   reject: (error: unknown) => void;
 }
 
@@ -14,7 +14,8 @@ interface Pending {
  * POST /v1/audit under load: appends that arrive while earlier ones are being written are written together, as one
  * multi-row INSERT (one statement, one commit, one WAL flush), instead of one round trip and one commit each.
  * Nothing waits for a batch to fill: with no insert in flight an append is written at once, alone. Each caller is
- * answered once its own row is committed, with its own id and created_at (clock_timestamp() per row). Should a
+ * answered once its own row is committed, with its own id and created_at (clock_timestamp() per row), as the answer
+ * the database rendered: the route sends that text as it is. Should a
  * batch fail, its appends are retried one by one, so one bad event cannot fail the others.
  * The queue is bounded (`maxQueued`): when the database is slower than the appends arrive, the append past the bound is
  * refused at once with `unavailable` (503 with Retry-After) rather than held in memory until the process runs out.
@@ -39,7 +40,7 @@ export class AuditAppendBatcher {
     return this.#pending.length;
   }
 
-  append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent> {
+  append(event: AuditAppend, meta: RequestMeta): Promise<RenderedAuditRow> {
     if (this.#pending.length >= this.#maxQueued) {
       return Promise.reject(new AppError('unavailable', `the audit log is behind by ${this.#pending.length} appends; try again`));
     }
@@ -63,14 +64,14 @@ export class AuditAppendBatcher {
   async #write(batch: Pending[]): Promise<void> {
     try {
       const rows = await this.#insert(batch.map((p) => p.append));
-      batch.forEach((p, i) => p.resolve(auditEventOfAnswer(rows[i]!)));
+      batch.forEach((p, i) => p.resolve(rows[i]!));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
         return;
       }
       for (const p of batch) {
-        await this.#insert([p.append]).then((rows) => p.resolve(auditEventOfAnswer(rows[0]!)), p.reject);
+        await this.#insert([p.append]).then((rows) => p.resolve(rows[0]!), p.reject);
       }
     }
   }

@@ -30,8 +30,5 @@ export interface RenderedAuditRow {
   answer: string;
 }
 
-/** An event as exports and streams read it: its columns and its answer. */
-export type StoredAuditRow = AuditRow & RenderedAuditRow;
-
 /** The AuditEvent an append answers with: its stored answer, so a POST answers what every list shows. */
 export const auditEventOfAnswer = (row: RenderedAuditRow): AuditEvent => JSON.parse(row.answer) as AuditEvent;

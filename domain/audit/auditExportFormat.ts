@@ -1,8 +1,5 @@
-import type { StoredAuditRow } from './auditEventRow.ts';
+import type { AuditRow, RenderedAuditRow } from './auditEventRow.ts';
 import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
-
-/** An event as the export reads it: its columns for CSV, its stored answer for NDJSON. */
-export type ExportRow = StoredAuditRow;
 
 /** Every AuditEvent field, in the order of the CSV columns. */
 export const CSV_COLUMNS = [
@@ -25,7 +22,7 @@ export function csvField(value: string | null): string {
 
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 
-export function csvLine(row: ExportRow): string {
+export function csvLine(row: AuditRow): string {
   const fields = CSV_COLUMNS.map((column) => {
     // The two columns the service generates, a positive integer and an ISO timestamp, need no neutralising.
     if (column === 'id') return String(Number(row.id));
@@ -36,4 +33,4 @@ export function csvLine(row: ExportRow): string {
 }
 
 /** One event per line, the same JSON document GET /v1/audit lists it as. */
-export const ndjsonLine = (row: ExportRow): string => `${row.answer}\n`;
+export const ndjsonLine = (row: RenderedAuditRow): string => `${row.answer}\n`;

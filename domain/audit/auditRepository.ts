@@ -1,10 +1,13 @@
 import type { RequestMeta } from '../requestMeta.ts';
 import type { AuditAppend, AuditEvent, AuditFilter, AuditIntegrity, AuditQuery } from '../schemas/audit.ts';
-import type { RenderedAuditRow, StoredAuditRow } from './auditEventRow.ts';
+import type { AuditRow, RenderedAuditRow } from './auditEventRow.ts';
 import type { RenderedCloudEvent } from '../events/cloudEvent.ts';
 
-/** An idempotent append's outcome: the event (new, or the one the key first recorded), or a key reused for another body. */
-export type IdempotentAppend = { event: AuditEvent; replayed: boolean } | { conflict: true };
+/**
+ * An idempotent append's outcome: the event as rendered when appended (new, or the one the key first recorded), or a
+ * key reused for another body.
+ */
+export type IdempotentAppend = { event: RenderedAuditRow; replayed: boolean } | { conflict: true };
 
 /**
  * A time limit on each statement of a read: one that runs longer is stopped by the database and the read rejects
@@ -24,13 +27,13 @@ export interface AuditRepository {
    * had when it was read (domain/audit/deepAuditPages.ts).
    */
   pageJson(query: AuditQuery): Promise<{ json: string; headId?: number }>;
-  /** Up to `limit` matching events with ids above `afterId`, oldest first: one step of an export or a stream. */
-  eventsAfter(
-    filter: AuditFilter & { action_prefix?: string },
-    afterId: number,
-    limit: number,
-    options?: AuditReadOptions,
-  ): Promise<StoredAuditRow[]>;
+  /**
+   * Up to `limit` matching events with ids above `afterId`, oldest first, as the answers they were rendered to: one
+   * step of a stream's delivery or of an NDJSON export.
+   */
+  answersAfter(filter: AuditFilter & { action_prefix?: string }, afterId: number, limit: number, options?: AuditReadOptions): Promise<RenderedAuditRow[]>;
+  /** The same events as their columns: one step of a CSV export, which writes them one by one. */
+  columnsAfter(filter: AuditFilter, afterId: number, limit: number, options?: AuditReadOptions): Promise<AuditRow[]>;
   /** Appends one event on its own (POST /v1/audit goes through the batcher instead). */
   append(event: AuditAppend, meta: RequestMeta): Promise<AuditEvent>;
   /**

@@ -1,6 +1,7 @@
 import type { AuditExportQuery } from '../schemas/audit.ts';
+import type { AuditRow, RenderedAuditRow } from './auditEventRow.ts';
 import type { AuditRepository } from './auditRepository.ts';
-import { CSV_HEADER, csvLine, ndjsonLine, type ExportRow } from './auditExportFormat.ts';
+import { CSV_HEADER, csvLine, ndjsonLine } from './auditExportFormat.ts';
 import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
 
 /**
@@ -9,6 +10,12 @@ import { takeAuditReadSlot, type AuditReadLimits } from './auditReadLimits.ts';
  * (docs/performance.md).
  */
 export const EXPORT_BATCH = 250;
+
+/** What a reader may see of each event, in either form an export reads it: its answer (NDJSON), its columns (CSV). */
+export interface ExportView {
+  answer(row: RenderedAuditRow): RenderedAuditRow;
+  columns(row: AuditRow): AuditRow;
+}
 
 /**
  * Every matching event, oldest first, as text chunks of one batch each. The next batch is read only when the
@@ -24,7 +31,7 @@ export async function exportAuditEvents(
   audit: AuditRepository,
   limits: AuditReadLimits,
   query: AuditExportQuery,
-  shown?: (row: ExportRow) => ExportRow,
+  shown?: ExportView,
 ): Promise<AsyncIterableIterator<string>> {
   const { format = 'ndjson', ...filter } = query;
   const options = { statementTimeoutMs: limits.statementTimeoutMs };
@@ -33,10 +40,12 @@ export async function exportAuditEvents(
     const read = (afterId: number) => audit.chainedEventsAfter(filter, afterId, EXPORT_BATCH, options);
     return exportedBatches(limits, read, (row) => `${row.cloud_event}\n`);
   }
-  const written = format === 'csv' ? csvLine : ndjsonLine;
-  const line = shown ? (row: ExportRow) => written(shown(row)) : written;
-  const read = (afterId: number) => audit.eventsAfter(filter, afterId, EXPORT_BATCH, options);
-  return exportedBatches(limits, read, line, format === 'csv' ? CSV_HEADER : undefined);
+  if (format === 'csv') {
+    const line = shown ? (row: AuditRow) => csvLine(shown.columns(row)) : csvLine;
+    return exportedBatches(limits, (afterId) => audit.columnsAfter(filter, afterId, EXPORT_BATCH, options), line, CSV_HEADER);
+  }
+  const line = shown ? (row: RenderedAuditRow) => ndjsonLine(shown.answer(row)) : ndjsonLine;
+  return exportedBatches(limits, (afterId) => audit.answersAfter(filter, afterId, EXPORT_BATCH, options), line);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AuditRepository } from '../audit/auditRepository.ts';
-import { isoOfStoredTimestamp } from '../isoTimestamp.ts';
+import type { AuditEvent } from '../schemas/audit.ts';
 import type { AuditStreamRepository } from './auditStreamRepository.ts';
 
 export interface AuditStreamLag {
@@ -19,8 +19,8 @@ const LOOKUP_TIMEOUT_MS = 2_000;
 export async function auditStreamLag(streams: AuditStreamRepository, audit: AuditRepository, now: Date): Promise<AuditStreamLag[]> {
   const lags: AuditStreamLag[] = [];
   for (const stream of await streams.listActive()) {
-    const [next] = await audit.eventsAfter(stream.filter, stream.deliveredThroughId, 1, { statementTimeoutMs: LOOKUP_TIMEOUT_MS });
-    const age = next ? (now.getTime() - Date.parse(isoOfStoredTimestamp(next.created_at))) / 1000 : 0;
+    const [next] = await audit.answersAfter(stream.filter, stream.deliveredThroughId, 1, { statementTimeoutMs: LOOKUP_TIMEOUT_MS });
+    const age = next ? (now.getTime() - Date.parse((JSON.parse(next.answer) as AuditEvent).created_at)) / 1000 : 0;
     lags.push({ streamId: stream.id, oldestUndeliveredSeconds: Math.max(0, age) });
   }
   return lags;

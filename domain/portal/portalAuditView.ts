@@ -1,4 +1,4 @@
-import type { ExportRow } from '../audit/auditExportFormat.ts';
+import type { ExportView } from '../audit/exportAuditEvents.ts';
 import type { AuditEvent } from '../schemas/audit.ts';
 
 /**
@@ -25,13 +25,13 @@ export function portalAuditEvent(event: AuditEvent): AuditEvent {
   return event.metadata === undefined ? shown : { ...shown, metadata: withoutOperatorFields(event.metadata) as AuditEvent['metadata'] };
 }
 
-/** The same for a row of the export: its columns for CSV, its answer for NDJSON. */
-export function portalAuditRow(row: ExportRow): ExportRow {
-  return {
+/** The same for the export's rows: an answer for NDJSON, columns for CSV. */
+export const portalAuditExport: ExportView = {
+  answer: (row) => ({ id: row.id, answer: JSON.stringify(portalAuditEvent(JSON.parse(row.answer) as AuditEvent)) }),
+  columns: (row) => ({
     ...row,
     source_ip: null,
     user_agent: null,
     metadata: row.metadata === null ? null : JSON.stringify(withoutOperatorFields(JSON.parse(row.metadata))),
-    answer: JSON.stringify(portalAuditEvent(JSON.parse(row.answer) as AuditEvent)),
-  };
-}
+  }),
+};

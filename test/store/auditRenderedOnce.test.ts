@@ -73,7 +73,7 @@ describe('an audit event is rendered once, when it is appended', () => {
     expect((await audit.pageJson({ tenant_id: recent, since, until: new Date(Date.now() + 1000).toISOString() })).json).toBe(`{"items":[${answers(recentStored)}]}`);
 
     const oldestFirst = [...stored].reverse();
-    expect((await audit.eventsAfter({ tenant_id: tenantId }, 0, 10)).map((row) => row.answer)).toEqual(oldestFirst.map((row) => row.answer));
+    expect((await audit.answersAfter({ tenant_id: tenantId }, 0, 10)).map((row) => row.answer)).toEqual(oldestFirst.map((row) => row.answer));
     expect(await text(await exportAuditEvents(audit, limits, { tenant_id: tenantId }))).toBe(oldestFirst.map((row) => `${row.answer}\n`).join(''));
     expect(await text(await exportAuditEvents(audit, limits, { tenant_id: tenantId, format: 'cloudevents' }))).toBe(oldestFirst.map((row) => `${row.cloud_event}\n`).join(''));
     const feed = await readEventPage(audit, { tenant_id: tenantId }, {});

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { exportAuditEvents } from '../../../domain/audit/exportAuditEvents.ts';
-import { portalAuditEvent, portalAuditRow } from '../../../domain/portal/portalAuditView.ts';
+import { portalAuditEvent, portalAuditExport } from '../../../domain/portal/portalAuditView.ts';
 import type { AuditEvent } from '../../../domain/schemas/audit.ts';
 import { html } from '../portalHtml.ts';
 import type { PortalIntentPage } from '../portalIntentPage.ts';
@@ -43,7 +43,7 @@ export const auditPage: PortalIntentPage = {
   downloads: {
     async export(scope, query) {
       const csv = query.get('format') === 'csv';
-      const chunks = await exportAuditEvents(scope.deps.stores.audit, scope.deps.auditReads, { tenant_id: scope.tenant.id, ...(csv ? { format: 'csv' as const } : {}) }, portalAuditRow);
+      const chunks = await exportAuditEvents(scope.deps.stores.audit, scope.deps.auditReads, { tenant_id: scope.tenant.id, ...(csv ? { format: 'csv' as const } : {}) }, portalAuditExport);
       return {
         contentType: csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
         filename: `audit-events-${scope.tenant.slug}.${csv ? 'csv' : 'ndjson'}`,

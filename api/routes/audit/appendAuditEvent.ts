@@ -23,10 +23,10 @@ export const appendAuditEventRoute = defineRoute({
   handler: async ({ body }, { meta, deps, ctx, caller }) => {
     requireNamedReach(caller.reach, body.tenant_id);
     const key = ctx.headers['idempotency-key'];
-    // createApp always provides the batcher and the repository.
-    if (key === undefined) return { status: 201, body: await deps.auditAppends.append(body, meta) };
+    // The answer the database rendered when it appended the event, sent as it is: what every list shows of it.
+    if (key === undefined) return { status: 201, jsonText: (await deps.auditAppends.append(body, meta)).answer };
     const { event, replayed } = await appendWithIdempotencyKey(deps.stores.audit, Array.isArray(key) ? key.join(',') : key, body, meta);
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
-    return { status: 201, body: event };
+    return { status: 201, jsonText: event.answer };
   },
 });

@@ -1,26 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORT_BATCH, exportAuditEvents } from '../../../domain/audit/exportAuditEvents.ts';
 import type { AuditRepository } from '../../../domain/audit/auditRepository.ts';
-import type { StoredAuditRow } from '../../../domain/audit/auditEventRow.ts';
+import type { RenderedAuditRow } from '../../../domain/audit/auditEventRow.ts';
 import type { AuditReadLimits } from '../../../domain/audit/auditReadLimits.ts';
 import { InFlightLimit } from '../../../domain/rateLimits/inFlightLimit.ts';
 import { AppError } from '../../../domain/errors.ts';
 
-const rowOf = (id: number): StoredAuditRow => ({
-  ...{ tenant_id: null, project_id: null, actor_id: null, actor_name: null, actor_type: null, target_id: null, target_type: null },
-  ...{ target_name: null, product: null, metadata: null, source_ip: null, user_agent: null, recorded_by: null },
-  id: String(id),
-  action: 'exported.event',
-  created_at: new Date(0),
-  hash: '0'.repeat(64),
-  answer: `{"id":${id}}`,
-});
+const rowOf = (id: number): RenderedAuditRow => ({ id: String(id), answer: `{"id":${id}}` });
 
 /** A log of `count` events, read in batches; the reads fail from `failFrom` on (a batch's first id). */
 function auditOf(count: number, failFrom = Infinity) {
   const reads: { afterId: number; statementTimeoutMs?: number }[] = [];
   const audit = {
-    async eventsAfter(_filter: unknown, afterId: number, limit: number, options?: { statementTimeoutMs?: number }) {
+    async answersAfter(_filter: unknown, afterId: number, limit: number, options?: { statementTimeoutMs?: number }) {
       reads.push({ afterId, statementTimeoutMs: options?.statementTimeoutMs });
       if (afterId + 1 >= failFrom) throw new Error('read failed');
       return Array.from({ length: Math.max(0, Math.min(limit, count - afterId)) }, (_, i) => rowOf(afterId + i + 1));
