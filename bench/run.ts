@@ -171,8 +171,8 @@ async function main(): Promise<void> {
   const seeded = await seededData(reuse, databaseUrl, service.ports.EMBEDDED_PG_PORT);
   const runId = Date.now().toString(36);
   const rotatable: string[] = [];
-  const usableTenant = seeded.tenants.find((t) => t.status === 'active') ?? seeded.tenants[0]!;
-  const directories = await benchDirectories(service.url, databaseUrl, usableTenant.id, DIRECTORY_USERS);
+  const active = seeded.tenants.filter((t) => t.status === 'active');
+  const directories = await benchDirectories(service.url, databaseUrl, active.length > 0 ? active : seeded.tenants, DIRECTORY_USERS);
   const membersTenantId = await membersTenant(databaseUrl, TENANT_MEMBERS);
   await seedInvitations(databaseUrl, membersTenantId, TENANT_INVITATIONS);
   if (args.plans) {
