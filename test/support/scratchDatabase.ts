@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { inject } from 'vitest';
+import { eventually } from './eventually.ts';
 
 /**
  * A database of a test file's own on the run's PostgreSQL server, empty until the file migrates it (a migration's own
@@ -21,6 +22,9 @@ export async function createScratchDatabase(stem: string): Promise<ScratchDataba
     ownerUrl: onScratch(inject('databaseUrl')),
     runtimeUrl: onScratch(inject('runtimeDatabaseUrl')),
     async drop() {
+      // A pool's end() resolves before its sockets close: forcing the drop first would send a closing client a FATAL
+      // it reports as an uncaught error, so the drop waits for the file's own connections to leave.
+      await eventually(async () => (await admin.query('select 1 from pg_stat_activity where datname = $1', [name])).rowCount === 0, 5_000, `${name} left`).catch(() => undefined);
       await admin.query(`drop database ${name} with (force)`);
       await admin.end();
     },
