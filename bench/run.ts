@@ -22,6 +22,10 @@
  *                               over a re-run of the row (taken through the API's inspector)
  *   --plans                     instead of the rows: EXPLAIN (ANALYZE, BUFFERS) of every list and page statement on the
  *                               bench's data, as Markdown on stdout
+ *   --scale                     instead of the table: each list and page row at two sizes ten times apart (10k and 100k
+ *                               tenants, 1M and 10M audit events, 10k and 100k members in one tenant and SCIM users in one
+ *                               directory; with --quick, tiny ones), each size seeded in a database of its own; its table
+ *                               holds each row's cost across the sizes to 1.5× (docs/performance.md, "Cost as the data grows")
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
  *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
  *                               installed into .tools/ on first use): its own table
@@ -44,6 +48,7 @@ import { explainReads } from './statementPlans.ts';
 import { plannedReads } from './plannedReads.ts';
 import { benchDirectories, type BenchDirectory } from './benchDirectories.ts';
 import { formatTable, type Row } from './table.ts';
+import { formatScaleTable, type ScalePass } from './scaleTable.ts';
 import { summarizeCpuProfile } from './cpuProfileSummary.ts';
 import { InspectorProfiler } from './inspectorProfiler.ts';
 import { formatMissReports, type MissReport } from './missReport.ts';
@@ -58,6 +63,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'row-profiles': { type: 'boolean', default: false },
     keycloak: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
     plans: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
@@ -66,9 +72,6 @@ const { values: args } = parseArgs({
 
 const quick = args.quick!;
 const CONNECTIONS = Number(args.connections);
-const volumes: Volumes = quick
-  ? { tenants: 200, apiKeys: 2_000, auditEvents: 20_000, sampleKeys: 500 }
-  : { tenants: 10_000, apiKeys: 100_000, auditEvents: 1_000_000, sampleKeys: 10_000 };
 const DURATION = quick ? 1 : 10;
 /** Seconds of each below-saturation row (the path is warm by then). */
 const HALF_LOAD_DURATION = quick ? 1 : 5;
@@ -93,12 +96,6 @@ const ROTATION_ROW = 'API key rotation';
 const PROFILE_SECONDS = quick ? 1 : 4;
 /** Never-rotated keys made for the rotation row: well above what its warm-up and run use, so no run rotates a key twice. */
 const ROTATABLE_KEYS = quick ? 2_000 : 20_000;
-/** Members of the tenant whose first page the members row reads (issue 34: a tenant of 500 members). */
-const TENANT_MEMBERS = 500;
-/** Invitations of that tenant, whose first page the invitations row reads. */
-const TENANT_INVITATIONS = 500;
-/** Users of the directory the SCIM filter row looks up by userName. */
-const DIRECTORY_USERS = quick ? 200 : 5_000;
 /**
  * The first-sync burst is offered at twice the default per-directory budget (SCIM_RATE_LIMIT_PER_SECOND, 25/s): what
  * an identity provider's first sync sends when a customer raises the budget; the bench service's budget is out of reach.
@@ -106,8 +103,38 @@ const DIRECTORY_USERS = quick ? 200 : 5_000;
 const SCIM_CREATE_RATE = quick ? 10 : 50;
 
 const projectRoot = resolve(import.meta.dirname, '..');
-const dataDir = resolve(projectRoot, '.data', quick ? 'bench-quick' : 'bench');
-const seededFile = resolve(dataDir, 'seeded.json');
+
+/** The data a run measures: the seeded volumes, and the sizes of the tenant and the directory the list rows read. */
+interface RunSize {
+  volumes: Volumes;
+  /** Members of the tenant whose first page the members row reads (issue 34: a tenant of 500 members). */
+  members: number;
+  /** Invitations of that tenant, whose first page the invitations row reads. */
+  invitations: number;
+  /** Users of the directory the SCIM rows page through and look up by userName. */
+  directoryUsers: number;
+  /** The service's DATA_DIR, with its database: one per size, so --reuse keeps each. */
+  dataDir: string;
+}
+
+const dataDirOf = (name: string) => resolve(projectRoot, '.data', quick ? `${name}-quick` : name);
+const TABLE_SIZE: RunSize = quick
+  ? { volumes: { tenants: 200, apiKeys: 2_000, auditEvents: 20_000, sampleKeys: 500 }, members: 500, invitations: 500, directoryUsers: 200, dataDir: dataDirOf('bench') }
+  : { volumes: { tenants: 10_000, apiKeys: 100_000, auditEvents: 1_000_000, sampleKeys: 10_000 }, members: 500, invitations: 500, directoryUsers: 5_000, dataDir: dataDirOf('bench') };
+/** The scale mode's sizes, ten times apart in every dimension: the larger is issue 63's. */
+function scaleSize(times: number, name: string): RunSize {
+  const unit = quick ? 20 : 1_000;
+  return {
+    volumes: { tenants: 10 * unit * times, apiKeys: 100 * unit * times, auditEvents: 1_000 * unit * times, sampleKeys: quick ? 500 : 10_000 },
+    members: 10 * unit * times,
+    invitations: 10 * unit * times,
+    directoryUsers: 10 * unit * times,
+    dataDir: dataDirOf(`bench-scale-${name}`),
+  };
+}
+const SCALE_SIZES = [scaleSize(1, 'smaller'), scaleSize(10, 'larger')] as const;
+/** The rows whose cost may grow with the data: every list and page. */
+const SCALE_ROWS = ['tenant list', 'entitlements of a tenant', 'API keys of a tenant', 'memberships of a user', 'members of a tenant', 'invitations of a tenant', 'audit page 1', 'audit deep page', 'SCIM GET'];
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 const children: Child[] = [];
@@ -140,6 +167,8 @@ interface ServiceUnderTest {
   url: string;
   /** INTERNAL_PORT's listener: the internal calls, as a deployment routes them (api/internalApp.ts). */
   internalUrl: string;
+  /** Its DATA_DIR: the keys npm start made, which a second API process of the same deployment needs. */
+  dataDir: string;
   pid: number;
   apiPid: number;
   workerPid: number;
@@ -149,13 +178,28 @@ interface ServiceUnderTest {
   alive: () => boolean;
 }
 
-async function main(): Promise<void> {
-  const benchStarted = performance.now();
-  const reuse = args.reuse && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as SeedCache) : undefined;
-  if (!reuse) await rm(dataDir, { recursive: true, force: true });
-  await mkdir(dataDir, { recursive: true });
+/** A run's service, its floors' bare app and its data, set up for one size. */
+interface OpenRun {
+  started: number;
+  baseline: Child;
+  baselineUrl: string;
+  service: ServiceUnderTest;
+  databaseUrl: string;
+  seeded: Seeded;
+  runId: string;
+  directories: { burst: BenchDirectory; read: BenchDirectory };
+  membersTenantId: string;
+}
 
-  // The bare Koa baseline first, alone on the machine.
+/** The bare Koa app first, alone on the machine, then the service on the size's data (seeded, or kept with --reuse). */
+async function openRun(size: RunSize): Promise<OpenRun> {
+  const started = performance.now();
+  stopping = false;
+  const seededFile = resolve(size.dataDir, 'seeded.json');
+  const reuse = args.reuse && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as SeedCache) : undefined;
+  if (!reuse) await rm(size.dataDir, { recursive: true, force: true });
+  await mkdir(size.dataDir, { recursive: true });
+
   const baselinePort = await freePort();
   const baseline = startNode('bench/bareKoa.ts', { PORT: String(baselinePort) }, (code, out) => {
     if (!stopping) log(`bare Koa exited with ${code}: ${out}`);
@@ -163,32 +207,38 @@ async function main(): Promise<void> {
   children.push(baseline);
   await waitForLine(baseline, /listening (\d+)/, 30_000);
 
-  const service = await startService(reuse);
+  const service = await startService(reuse, size.dataDir);
   const mb = (pid: number) => `${(RssSampler.read(pid).rss / 2 ** 20).toFixed(0)} MB`;
-  log(`service ready after ${((performance.now() - benchStarted) / 1000).toFixed(1)} s (API pid ${service.apiPid}, RSS ${mb(service.apiPid)}; worker pid ${service.workerPid}, RSS ${mb(service.workerPid)})`);
+  log(`service ready after ${((performance.now() - started) / 1000).toFixed(1)} s (API pid ${service.apiPid}, RSS ${mb(service.apiPid)}; worker pid ${service.workerPid}, RSS ${mb(service.workerPid)})`);
 
   const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${service.ports.EMBEDDED_PG_PORT}/tenant_registry`;
-  const seeded = await seededData(reuse, databaseUrl, service.ports.EMBEDDED_PG_PORT);
-  const runId = Date.now().toString(36);
-  const rotatable: string[] = [];
+  const seeded = await seededData(reuse, databaseUrl, service.ports.EMBEDDED_PG_PORT, size.volumes, seededFile);
   const active = seeded.tenants.filter((t) => t.status === 'active');
-  const directories = await benchDirectories(service.url, databaseUrl, active.length > 0 ? active : seeded.tenants, DIRECTORY_USERS);
-  const membersTenantId = await membersTenant(databaseUrl, TENANT_MEMBERS);
-  await seedInvitations(databaseUrl, membersTenantId, TENANT_INVITATIONS);
+  const directories = await benchDirectories(service.url, databaseUrl, active.length > 0 ? active : seeded.tenants, size.directoryUsers);
+  const membersTenantId = await membersTenant(databaseUrl, size.members);
+  await seedInvitations(databaseUrl, membersTenantId, size.invitations);
+  return { started, baseline, baselineUrl: `http://127.0.0.1:${baselinePort}`, service, databaseUrl, seeded, runId: Date.now().toString(36), directories, membersTenantId };
+}
+
+async function main(): Promise<void> {
+  if (args.scale) return runScale();
+  const size = TABLE_SIZE;
+  const { started: benchStarted, baseline, baselineUrl, service, databaseUrl, seeded, runId, directories, membersTenantId } = await openRun(size);
+  const rotatable: string[] = [];
   if (args.plans) {
     log('EXPLAIN (ANALYZE, BUFFERS) of the list and page statements');
     process.stdout.write(await explainReads(databaseUrl, plannedReads(seeded, membersTenantId, directories.read.id)));
     await stopAll();
     return;
   }
-  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl);
+  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl, size);
   const selected = scenarios.filter((s) => chosen(s.name));
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
   const serviceRss = new RssSampler(service.apiPid);
   const workerRss = new RssSampler(service.workerPid);
   workerRss.start();
-  const floors = new Floors(baseline.pid, `http://127.0.0.1:${baselinePort}`, seeded);
+  const floors = new Floors(baseline.pid, baselineUrl, seeded);
 
   log('bare Koa floors');
   const before = await floors.first();
@@ -218,15 +268,44 @@ async function main(): Promise<void> {
   if (service.inspectPort) await profileMisses(misses, scenarios, service);
   await stopAll();
 
-  printReport({ floors, floorMeans, baselineHalfRate, baseHalf, measured, exported, seeded, settled, workerPeak, serviceHwm });
+  printReport({ floors, floorMeans, baselineHalfRate, baseHalf, measured, exported, seeded, settled, workerPeak, serviceHwm, volumes: size.volumes });
   process.stdout.write(formatMissReports(misses.map((miss) => miss.report), cpus().length, service.inspectPort !== undefined));
   if (tokenIssuance) process.stdout.write(formatTokenIssuance(tokenIssuance));
   if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
   log(`done in ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 }
 
+/**
+ * `--scale`: the list and page rows at each size in turn, each on a database of its own with the service started on
+ * it, each row paired with its floor as in the table; then one table of each row's cost across the sizes.
+ */
+async function runScale(): Promise<void> {
+  const started = performance.now();
+  const passes: ScalePass[] = [];
+  for (const size of SCALE_SIZES) {
+    const run = await openRun(size);
+    const rows = buildScenarios(run.seeded, [], run.runId, run.membersTenantId, run.directories, run.databaseUrl, size).filter(
+      (scenario) => SCALE_ROWS.some((word) => scenario.name.startsWith(word)) && chosen(scenario.name),
+    );
+    const floors = new Floors(run.baseline.pid, run.baselineUrl, run.seeded);
+    await floors.first();
+    const { measured } = await runRows(rows, run.service, floors, new RssSampler(run.service.apiPid));
+    await stopAll();
+    if (measured.some((m) => m.result.requests === 0)) throw new Error('a scenario completed no request');
+    passes.push({
+      volumes: size.volumes,
+      members: size.members,
+      directoryUsers: size.directoryUsers,
+      rows: measured.map(({ scenario, result, base }) => ({ name: scenario.name, result, base: base!, verdicts: peakVerdicts(scenario, result, base!) })),
+    });
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+  process.stdout.write(formatScaleTable(passes, `Tenant Registry benchmark, scale mode (${quick ? 'quick: tiny sizes, 1 s runs — figures are not meaningful' : 'full'}) — ${machine}`));
+  log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
 /** Starts the service as `npm start` does, with its own ports and DATA_DIR, and waits until it is ready. */
-async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderTest> {
+async function startService(reuse: SeedCache | undefined, dataDir: string): Promise<ServiceUnderTest> {
   const ports = {
     PORT: await freePort(),
     INTERNAL_PORT: await freePort(),
@@ -284,11 +363,11 @@ async function startService(reuse: SeedCache | undefined): Promise<ServiceUnderT
   const workerPid = childRunning(service.pid, 'worker/main.ts');
   if (apiPid === undefined || workerPid === undefined) throw new Error('the API or worker process of npm start was not found');
   const internalUrl = `http://127.0.0.1:${ports.INTERNAL_PORT}`;
-  return { url: serviceUrl, internalUrl, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
+  return { url: serviceUrl, internalUrl, dataDir, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
 }
 
 /** The seeded volumes: those of the previous run of this mode with --reuse, else seeded now and remembered. */
-async function seededData(reuse: SeedCache | undefined, databaseUrl: string, pgPort: number): Promise<Seeded> {
+async function seededData(reuse: SeedCache | undefined, databaseUrl: string, pgPort: number, volumes: Volumes, seededFile: string): Promise<Seeded> {
   if (reuse) {
     log('reusing the seeded database of the previous run');
     return reuse.seeded;
@@ -470,7 +549,7 @@ async function runVariants(verifyScenario: Scenario, service: ServiceUnderTest, 
     { name: LIMITED_ROW, env: { METRICS_PORT: '0', RATE_LIMIT_PER_SECOND: '1000000000', RATE_LIMIT_VERIFY_PER_SECOND: '1000000000', RATE_LIMIT_CLAIMS_PER_SECOND: '1000000000' } },
     ] as { name: string; env: Record<string, string> }[]
   ).filter((variant) => chosen(variant.name));
-  const keys = variants.length > 0 ? await variantKeys() : { payloadKeys: '', secretKeys: '' };
+  const keys = variants.length > 0 ? await variantKeys(service.dataDir) : { payloadKeys: '', secretKeys: '' };
   const started: { name: string; api: Child; load: Omit<Parameters<typeof drive>[0], 'durationSeconds'>; rounds: Measured[] }[] = [];
   const done = { variants: false };
   for (const variant of variants) {
@@ -512,7 +591,7 @@ async function runVariants(verifyScenario: Scenario, service: ServiceUnderTest, 
 }
 
 /** The keys npm start made in its DATA_DIR, which a second API process of the same deployment needs. */
-async function variantKeys(): Promise<{ payloadKeys: string; secretKeys: string }> {
+async function variantKeys(dataDir: string): Promise<{ payloadKeys: string; secretKeys: string }> {
   return {
     payloadKeys: (await readFile(resolve(dataDir, 'temporal-payload-keys'), 'utf8')).trim(),
     secretKeys: (await readFile(resolve(dataDir, 'registry-secret-keys'), 'utf8')).trim(),
@@ -535,7 +614,7 @@ async function startVariantApi(
       PORT: String(variantPort),
       INTERNAL_PORT: String(variantInternalPort),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: service.dataDir,
       LOG_LEVEL: 'info',
       DATABASE_URL: `postgres://${EMBEDDED_RUNTIME_ROLE}:${EMBEDDED_RUNTIME_ROLE}@127.0.0.1:${service.ports.EMBEDDED_PG_PORT}/tenant_registry`,
       TEMPORAL_ADDRESS: `127.0.0.1:${service.ports.TEMPORAL_DEV_PORT}`,
@@ -553,7 +632,7 @@ async function startVariantApi(
       alive = false;
       if (!stopping && !done.variants) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
     },
-    { stdoutFile: resolve(dataDir, 'variant-api.log') },
+    { stdoutFile: resolve(service.dataDir, 'variant-api.log') },
   );
   children.push(api);
   await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
@@ -618,7 +697,7 @@ async function runTokenIssuance(seeded: Seeded, service: ServiceUnderTest, datab
     databaseUrl,
     tenantId: tenant.id,
     signInTenantIds: [onTenant.id, offTenant.id],
-    dataDir,
+    dataDir: service.dataDir,
     // One request at a time, so no quick variant: the figure is a latency, and Keycloak's start dominates anyway.
     requests: 1000,
     warmup: 200,
@@ -654,8 +733,9 @@ function printReport(run: {
   settled: string[];
   workerPeak: number;
   serviceHwm: number;
+  volumes: Volumes;
 }): void {
-  const { floors, floorMeans, baseHalf, measured, exported, seeded, workerPeak } = run;
+  const { floors, floorMeans, baseHalf, measured, exported, seeded, workerPeak, volumes } = run;
   const base = floorMeans.koa;
   const spread = (floor: Floor) => {
     const runs = floors.runs[floor].map((r) => r.rps);
@@ -867,15 +947,16 @@ function buildScenarios(
   membersTenantId: string,
   directories: { burst: BenchDirectory; read: BenchDirectory },
   databaseUrl: string,
+  size: RunSize,
 ): Scenario[] {
   const kit = scenarioKit(seeded);
   // The audit filters' windows are drawn first, as they always were: the requests after them stay the same.
   const auditFilters = auditFiltersOf(kit, seeded);
   return [
-    ...verifyReadAndClaimsScenarios(kit, seeded, membersTenantId),
+    ...verifyReadAndClaimsScenarios(kit, seeded, membersTenantId, size),
     ...auditScenarios(kit, seeded, auditFilters),
     ...writeScenarios(kit, rotatable, runId),
-    ...scimScenarios(kit, directories, runId, databaseUrl),
+    ...scimScenarios(kit, directories, runId, databaseUrl, size.directoryUsers),
   ];
 }
 
@@ -918,7 +999,7 @@ function auditFiltersOf({ rnd, pick, spread }: ScenarioKit, seeded: Seeded): Aud
 }
 
 /** Verify, the reads of single resources and short lists, claims, and the paced rows of the hot paths. */
-function verifyReadAndClaimsScenarios({ pick, spread, hot, post, get, usable }: ScenarioKit, seeded: Seeded, membersTenantId: string): Scenario[] {
+function verifyReadAndClaimsScenarios({ pick, spread, hot, post, get, usable }: ScenarioKit, seeded: Seeded, membersTenantId: string, size: RunSize): Scenario[] {
   // A mistyped key: one character of the secret changed, so the checksum no longer matches.
   const mistype = (key: string) => {
     const at = 30;
@@ -961,8 +1042,8 @@ function verifyReadAndClaimsScenarios({ pick, spread, hot, post, get, usable }: 
         ['API keys of a tenant', () => get('/v1/api-keys', { tenant_id: pick(seeded.tenants).id }), (b: string) => b.startsWith('{"items":[')],
         ['catalog', () => get('/v1/catalog', {}), (b: string) => b.startsWith('{"items":[{')],
         ['memberships of a user', () => get(`/v1/users/${pick(seeded.tenants).id}/memberships`, {}), (b: string) => b.startsWith('{"items":[')],
-        [`members of a tenant, first page (${TENANT_MEMBERS} members)`, () => get(`/v1/tenants/${membersTenantId}/members`, {}), (b: string) => b.startsWith('{"items":[{')],
-        [`invitations of a tenant, first page (${TENANT_INVITATIONS} invitations)`, () => get(`/v1/tenants/${membersTenantId}/invitations`, {}), (b: string) => b.startsWith('{"items":[{')],
+        [`members of a tenant, first page (${size.members} members)`, () => get(`/v1/tenants/${membersTenantId}/members`, {}), (b: string) => b.startsWith('{"items":[{')],
+        [`invitations of a tenant, first page (${size.invitations} invitations)`, () => get(`/v1/tenants/${membersTenantId}/invitations`, {}), (b: string) => b.startsWith('{"items":[{')],
       ] as const
     ).map(([name, make, check]): Scenario => ({ name, ...hot, requests: spread(DISTINCT, () => make()), check, targets: [ratioAtLeast(0.4)] })),
     {
@@ -1121,7 +1202,13 @@ function writeScenarios({ pick, spread, hot, post, patch, usable }: ScenarioKit,
 }
 
 /** The SCIM endpoint: a first sync's burst of user creations, and the reads of a large directory. */
-function scimScenarios({ rnd, spread, hot, post, get }: ScenarioKit, directories: { burst: BenchDirectory; read: BenchDirectory }, runId: string, databaseUrl: string): Scenario[] {
+function scimScenarios(
+  { rnd, spread, hot, post, get }: ScenarioKit,
+  directories: { burst: BenchDirectory; read: BenchDirectory },
+  runId: string,
+  databaseUrl: string,
+  directoryUsers: number,
+): Scenario[] {
   let scimCreated = 0;
   const scim = (directory: BenchDirectory, request: BenchRequest): BenchRequest => ({ ...request, path: `/scim/v2/directories/${directory.id}${request.path}`, headers: { authorization: `Bearer ${directory.token}` } });
   return [
@@ -1152,16 +1239,16 @@ function scimScenarios({ rnd, spread, hot, post, get }: ScenarioKit, directories
       },
     },
     {
-      name: `SCIM GET /Users, first page of 50 (${DIRECTORY_USERS} users)`,
+      name: `SCIM GET /Users, first page of 50 (${directoryUsers} users)`,
       ...hot,
       requests: [scim(directories.read, get('/Users', { count: 50 }))],
-      check: (body) => body.includes(`"totalResults":${DIRECTORY_USERS},`),
+      check: (body) => body.includes(`"totalResults":${directoryUsers},`),
       targets: [ratioAtLeast(0.4)],
     },
     {
-      name: `SCIM GET /Users?filter=userName eq (${DIRECTORY_USERS} users)`,
+      name: `SCIM GET /Users?filter=userName eq (${directoryUsers} users)`,
       ...hot,
-      requests: spread(DISTINCT, () => scim(directories.read, get('/Users', { filter: `userName eq "scim-user-${1 + Math.floor(rnd() * DIRECTORY_USERS)}@bench.example.com"` }))),
+      requests: spread(DISTINCT, () => scim(directories.read, get('/Users', { filter: `userName eq "scim-user-${1 + Math.floor(rnd() * directoryUsers)}@bench.example.com"` }))),
       check: (body) => body.includes('"totalResults":1,'),
       targets: [ratioAtLeast(0.4)],
     },

@@ -38,6 +38,7 @@ const MEMBER_ID_PREFIX = 'bench-admin:';
 export const benchMemberOf = (tenant: SeededTenant): string => MEMBER_ID_PREFIX + tenant.slug;
 const USABLE = new Set(['demo', 'trial', 'active']);
 const AUDIT_SPAN_DAYS = 365;
+const AUDIT_EVENTS_A_STATEMENT = 1_000_000;
 
 /**
  * Realistic volumes straight into PostgreSQL (the service's own tables, after its migrations ran): tenants in every
@@ -128,23 +129,26 @@ export async function seed(databaseUrl: string, volumes: Volumes, progress: (mes
     lap(`${volumes.apiKeys} API keys`);
 
     const products = [...catalog, ...EXTRA_PRODUCTS];
-    // One statement; created_at grows with the generated row, so ids follow time as when the service appends.
-    await db.query(
-      `insert into audit_events (action, tenant_id, actor_id, actor_name, actor_type, target_id, target_type, product, metadata,
-                                 source_ip, user_agent, created_at)
-       select c.actions[1 + floor(g.r_action * cardinality(c.actions))::int],
-              c.tenant_ids[1 + floor(g.r_tenant * cardinality(c.tenant_ids))::int],
-              'user-' || g.actor, 'User ' || g.actor, 'user', 'target-' || (g.i % 100000), 'api_key',
-              case when g.r_product < 0.9 then c.products[1 + floor(g.r_product / 0.9 * cardinality(c.products))::int] end,
-              jsonb_build_object('seq', g.i, 'note', 'seeded by the benchmark'),
-              '10.' || (g.i % 200) || '.' || (g.i % 251) || '.' || (g.i % 241), 'bench-client/1.0',
-              now() - interval '${AUDIT_SPAN_DAYS} days' + g.i * (interval '${AUDIT_SPAN_DAYS} days' / $4::int)
-         from (select $1::text[] as actions, $2::uuid[] as tenant_ids, $3::text[] as products) c,
-              (select i, random() as r_action, random() as r_tenant, random() as r_product, floor(random() * ${ACTORS})::int as actor
-                 from generate_series(1, $4::int) i) g
-        order by g.i`,
-      [AUDIT_ACTIONS, tenants.map((t) => t.id), products, volumes.auditEvents],
-    );
+    // A statement per million events (the scale mode's ten million in one would be one transaction); created_at grows
+    // with the generated row across them, so ids follow time as when the service appends.
+    for (let from = 1; from <= volumes.auditEvents; from += AUDIT_EVENTS_A_STATEMENT) {
+      await db.query(
+        `insert into audit_events (action, tenant_id, actor_id, actor_name, actor_type, target_id, target_type, product, metadata,
+                                   source_ip, user_agent, created_at)
+         select c.actions[1 + floor(g.r_action * cardinality(c.actions))::int],
+                c.tenant_ids[1 + floor(g.r_tenant * cardinality(c.tenant_ids))::int],
+                'user-' || g.actor, 'User ' || g.actor, 'user', 'target-' || (g.i % 100000), 'api_key',
+                case when g.r_product < 0.9 then c.products[1 + floor(g.r_product / 0.9 * cardinality(c.products))::int] end,
+                jsonb_build_object('seq', g.i, 'note', 'seeded by the benchmark'),
+                '10.' || (g.i % 200) || '.' || (g.i % 251) || '.' || (g.i % 241), 'bench-client/1.0',
+                now() - interval '${AUDIT_SPAN_DAYS} days' + g.i * (interval '${AUDIT_SPAN_DAYS} days' / $4::int)
+           from (select $1::text[] as actions, $2::uuid[] as tenant_ids, $3::text[] as products) c,
+                (select i, random() as r_action, random() as r_tenant, random() as r_product, floor(random() * ${ACTORS})::int as actor
+                   from generate_series($5::int, $6::int) i) g
+          order by g.i`,
+        [AUDIT_ACTIONS, tenants.map((t) => t.id), products, volumes.auditEvents, from, Math.min(volumes.auditEvents, from + AUDIT_EVENTS_A_STATEMENT - 1)],
+      );
+    }
     lap(`${volumes.auditEvents} audit events`);
     await db.query('vacuum analyze tenants, tenant_products, members, member_roles, api_keys, audit_events');
     lap('statistics (vacuum analyze)');
@@ -232,7 +236,7 @@ export async function membersTenant(databaseUrl: string, count: number): Promise
     )).rows[0]!.id;
     await db.query(
       `insert into members (tenant_id, user_id, email, name, status, source, created_at, updated_at)
-       select $1, 'bench-user-' || lpad(i::text, 5, '0'), 'member-' || lpad(i::text, 5, '0') || '@bench.example.com', 'Bench Member ' || i,
+       select $1, 'bench-user-' || lpad(i::text, 6, '0'), 'member-' || lpad(i::text, 6, '0') || '@bench.example.com', 'Bench Member ' || i,
               case when i % 10 = 9 then 'inactive' else 'active' end, 'registry', now(), now()
          from generate_series(1, $2::int) i`,
       [tenant, count],
@@ -240,7 +244,7 @@ export async function membersTenant(databaseUrl: string, count: number): Promise
     await db.query(
       `insert into member_roles (tenant_id, user_id, role_id)
        select m.tenant_id, m.user_id, r.id from members m
-         join roles r on r.tenant_id is null and r.slug = case when m.user_id = 'bench-user-00001' then 'IT_ADMIN' else 'MEMBER' end
+         join roles r on r.tenant_id is null and r.slug = case when m.user_id = 'bench-user-000001' then 'IT_ADMIN' else 'MEMBER' end
         where m.tenant_id = $1`,
       [tenant],
     );
@@ -265,7 +269,7 @@ export async function seedInvitations(databaseUrl: string, tenantId: string, cou
     if (held!.n >= count) return;
     await db.query(
       `insert into invitations (id, tenant_id, email, roles, state, expires_at, invited_by, send_count, created_at, updated_at)
-       select gen_random_uuid(), $1, 'invitee-' || lpad(i::text, 5, '0') || '@bench.example.com', array['MEMBER'],
+       select gen_random_uuid(), $1, 'invitee-' || lpad(i::text, 6, '0') || '@bench.example.com', array['MEMBER'],
               case i % 10 when 1 then 'accepted' when 2 then 'revoked' when 3 then 'expired' else 'pending' end,
               now() + interval '7 days', 'bench', 1, now() - make_interval(secs => i), now() - make_interval(secs => i)
          from generate_series(1, $2::int) i`,
