@@ -364,6 +364,7 @@ CREATE TABLE public.members (
   CONSTRAINT members_status_check CHECK (status = ANY (ARRAY['active'::text, 'inactive'::text, 'pending'::text])),
   CONSTRAINT members_user_id_check CHECK (char_length(user_id) >= 1 AND char_length(user_id) <= 255)
 );
+ALTER TABLE public.members ALTER COLUMN tenant_id SET (n_distinct=-0.05);
 CREATE INDEX members_tenant_email_idx ON public.members USING btree (tenant_id, lower(email) text_pattern_ops, user_id);
 CREATE INDEX members_tenant_name_idx ON public.members USING btree (tenant_id, lower(name) text_pattern_ops);
 CREATE INDEX members_user_idx ON public.members USING btree (user_id);

@@ -42,6 +42,7 @@ import { Migration20261208000044AuditRetention } from './Migration20261208000044
 import { Migration20261208000046WebhookEndpoints } from './Migration20261208000046WebhookEndpoints.ts';
 import { Migration20261209000047AuditRenderedOnce } from './Migration20261209000047AuditRenderedOnce.ts';
 import { Migration20261210000048AuditRenderInlined } from './Migration20261210000048AuditRenderInlined.ts';
+import { Migration20261211000049MembersTenantDistinct } from './Migration20261211000049MembersTenantDistinct.ts';
 
 /** Versioned migrations in order; listed explicitly so they run the same from source and from a bundle. */
 export const migrationsList = [
@@ -89,4 +90,5 @@ export const migrationsList = [
   { name: 'Migration20261208000046WebhookEndpoints', class: Migration20261208000046WebhookEndpoints },
   { name: 'Migration20261209000047AuditRenderedOnce', class: Migration20261209000047AuditRenderedOnce },
   { name: 'Migration20261210000048AuditRenderInlined', class: Migration20261210000048AuditRenderInlined },
+  { name: 'Migration20261211000049MembersTenantDistinct', class: Migration20261211000049MembersTenantDistinct },
 ];
