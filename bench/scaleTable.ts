@@ -9,6 +9,8 @@ export interface ScaleRow {
   result: LoadResult;
   /** Its floor, run right before and right after it. */
   base: LoadResult;
+  /** CPU ms a request, every process's (the load generator's too). */
+  cpuMs?: number;
   /** The row's own targets at this size (an audit page's >= 0.5× the fixed-page floor, say). */
   verdicts: { label: string; pass: boolean }[];
 }
@@ -22,23 +24,24 @@ export interface ScalePass {
 }
 
 /** A row's name without the size it was measured at: the members row's "(10000 members)", say. */
-const sizeless = (name: string) => name.replace(/ \(\d+ [a-z]+\)$/, '');
+export const sizeless = (name: string) => name.replace(/ \(\d+ [a-z]+\)$/, '');
 
 const ratio = (row: ScaleRow) => row.result.rps / row.base.rps;
+const cpu = (row: ScaleRow) => (row.cpuMs === undefined ? '—' : row.cpuMs.toFixed(3));
 
 const ownTargets = (row: ScaleRow | undefined) =>
   !row ? 'not run' : row.verdicts.length === 0 ? '—' : row.verdicts.every((v) => v.pass) ? 'PASS' : `MISS (${row.verdicts.filter((v) => !v.pass).map((v) => v.label).join(', ')})`;
 
 /**
  * One Markdown table: each row at the smaller and the larger size, its cost there as its floor's throughput over its
- * own (so the machine's drift between the two passes cancels), and whether the larger size's cost stays within
+ * own (what drift is left between the two runs of a row cancels), and whether the larger size's cost stays within
  * SCALE_COST_LIMIT of the smaller's.
  */
 export function formatScaleTable(passes: ScalePass[], title: string): string {
   const [smaller, larger] = passes as [ScalePass, ScalePass];
   const sizeOf = (pass: ScalePass) =>
     `${pass.volumes.tenants} tenants, ${pass.volumes.apiKeys} API keys, ${pass.volumes.auditEvents} audit events, ${pass.members} members in one tenant, ${pass.directoryUsers} SCIM users in one directory`;
-  const header = ['row', 'smaller req/s', '×floor', 'larger req/s', '×floor', 'cost larger/smaller', `target <= ${SCALE_COST_LIMIT}×`, 'own targets, smaller', 'own targets, larger'];
+  const header = ['row', 'smaller req/s', '×floor', 'larger req/s', '×floor', 'cost larger/smaller', 'CPU ms/req smaller, larger', `target <= ${SCALE_COST_LIMIT}×`, 'own targets, smaller', 'own targets, larger'];
   const body = smaller.rows.map((row) => {
     const name = sizeless(row.name);
     const other = larger.rows.find((candidate) => sizeless(candidate.name) === name);
@@ -50,6 +53,7 @@ export function formatScaleTable(passes: ScalePass[], title: string): string {
       other ? other.result.rps.toFixed(0) : '—',
       other ? `${ratio(other).toFixed(2)}×` : '—',
       cost === undefined ? '—' : `${cost.toFixed(2)}×`,
+      `${cpu(row)}, ${other ? cpu(other) : '—'}`,
       cost === undefined ? 'not run' : cost <= SCALE_COST_LIMIT ? 'PASS' : 'MISS',
       ownTargets(row),
       ownTargets(other),
@@ -63,7 +67,7 @@ export function formatScaleTable(passes: ScalePass[], title: string): string {
     title,
     `Smaller: ${sizeOf(smaller)}`,
     `Larger: ${sizeOf(larger)}`,
-    'Each row paired with its floor (run right before and right after it) at each size; cost = ×floor at the smaller size over ×floor at the larger',
+    'Both sizes served at once, each row run at one size then the other between runs of one floor; cost = ×floor at the smaller size over ×floor at the larger',
   ];
   return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
 }

@@ -300,12 +300,12 @@ export async function seedDirectoryUsers(databaseUrl: string, directoryId: strin
   }
 }
 
-/** How many of a directory's users the tenant's actor has made provider users (and members) so far. */
-export async function linkedDirectoryUsers(databaseUrl: string, directoryId: string): Promise<number> {
+/** A directory's users, and how many of them the tenant's actor has made provider users (and members) so far. */
+export async function directoryUserLinks(databaseUrl: string, directoryId: string): Promise<{ users: number; linked: number }> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    return (await db.query<{ n: number }>('select count(*)::int as n from directory_users where directory_id = $1 and user_id is not null', [directoryId])).rows[0]!.n;
+    return (await db.query<{ users: number; linked: number }>('select count(*)::int as users, count(user_id)::int as linked from directory_users where directory_id = $1', [directoryId])).rows[0]!;
   } finally {
     await db.end();
   }
