@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrm } from '../../../store/orm.ts';
 import { answerOfColumns, cloudEventOfColumns, COLUMNS_OF_EVENTS_SQL, type StoredEvent } from '../../support/auditEventRendering.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../../support/scratchDatabase.ts';
+import { migratedScratchDatabase } from '../../support/migratedScratchDatabase.ts';
+import type { ScratchDatabase } from '../../support/scratchDatabase.ts';
 
 /** A database of this file's own, migrated to the end: the file plants operators in a schema of its own. */
 let scratch: ScratchDatabase;
 let owner: pg.Client;
 beforeAll(async () => {
-  scratch = await createScratchDatabase('audit_render_inlined_migration');
-  const orm = await openOrm(scratch.ownerUrl, 1);
-  await orm.migrator.up();
-  await orm.close();
-  owner = new pg.Client({ connectionString: scratch.ownerUrl });
-  await owner.connect();
+  ({ scratch, owner } = await migratedScratchDatabase('audit_render_inlined_migration'));
   await owner.query(`insert into audit_events (action, tenant_id, actor_id, metadata) values ('a.rendered', $1, 'someone', '{"n":1}')`, [randomUUID()]);
 });
 afterAll(async () => {

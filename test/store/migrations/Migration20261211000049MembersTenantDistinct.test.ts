@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrm } from '../../../store/orm.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../../support/scratchDatabase.ts';
+import { migratedScratchDatabase } from '../../support/migratedScratchDatabase.ts';
+import type { ScratchDatabase } from '../../support/scratchDatabase.ts';
 
 /**
  * A database of this file's own, migrated to the end, holding what a registry of many small tenants holds, 3,000
@@ -42,12 +42,7 @@ async function analyzedBeforeTheLargeTenant(setting: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  scratch = await createScratchDatabase('members_tenant_distinct_migration');
-  const orm = await openOrm(scratch.ownerUrl, 1);
-  await orm.migrator.up();
-  await orm.close();
-  owner = new pg.Client({ connectionString: scratch.ownerUrl });
-  await owner.connect();
+  ({ scratch, owner } = await migratedScratchDatabase('members_tenant_distinct_migration'));
   await owner.query(
     `insert into tenants (id, slug, name, status, kind, plan, created_at, updated_at)
      select case when i = 0 then $1::uuid else gen_random_uuid() end, 'distinct-' || i, 'Tenant ' || i, 'active', 'customer', 'growth', now(), now()
