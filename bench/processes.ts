@@ -17,22 +17,23 @@ export interface Child {
 const logsOfThisRun = new Set<string>();
 
 /**
- * A Node script of the project as its own process (and process group, so nothing it starts can outlive the bench).
- * Its last output is kept and shown when it exits early.
+ * A Node script of the project (or of another checkout of it, `root`) as its own process (and process group, so
+ * nothing it starts can outlive the bench). Its last output is kept and shown when it exits early.
  */
 export function startNode(
   script: string,
   env: NodeJS.ProcessEnv,
   onExit: (code: number | null, stderr: string) => void,
-  options: { stdoutFile?: string } = {},
+  options: { stdoutFile?: string; root?: string } = {},
 ): Child {
   // A service's log lines (LOG_LEVEL=info, as it runs) go straight to a file: the bench process, which is also the
   // load generator, never handles them, so they cost the service what they cost in production and nothing more.
   // A run's first start of a log empties it: a reused data directory kept every earlier run's lines, without bound.
   const stdout = options.stdoutFile ? openSync(options.stdoutFile, logsOfThisRun.has(options.stdoutFile) ? 'a' : 'w') : 'pipe';
   if (options.stdoutFile) logsOfThisRun.add(options.stdoutFile);
-  const child = spawn(process.execPath, [resolve(projectRoot, script)], {
-    cwd: projectRoot,
+  const root = options.root ?? projectRoot;
+  const child = spawn(process.execPath, [resolve(root, script)], {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout, 'pipe'],
     detached: true,

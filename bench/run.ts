@@ -26,6 +26,9 @@
  *                               tenants, 1M and 10M audit events, 10k and 100k members in one tenant and SCIM users in one
  *                               directory; with --quick, tiny ones), each size seeded in a database of its own; its table
  *                               holds each row's cost across the sizes to 1.5× (docs/performance.md, "Cost as the data grows")
+ *   --against <checkout>        instead of the table: every row on this checkout and on another checkout of the project
+ *                               (its dependencies installed), both served at once on the same volumes, each row on one
+ *                               then the other; its table says which rows this checkout runs slower
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
  *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
  *                               installed into .tools/ on first use): its own table
@@ -49,6 +52,7 @@ import { plannedReads } from './plannedReads.ts';
 import { benchDirectories, type BenchDirectory } from './benchDirectories.ts';
 import { formatTable, type Row } from './table.ts';
 import { formatScaleTable, sizeless, type ScalePass } from './scaleTable.ts';
+import { formatAgainstTable, type AgainstRow } from './againstTable.ts';
 import { summarizeCpuProfile } from './cpuProfileSummary.ts';
 import { InspectorProfiler } from './inspectorProfiler.ts';
 import { formatMissReports, type MissReport } from './missReport.ts';
@@ -64,6 +68,7 @@ const { values: args } = parseArgs({
     'row-profiles': { type: 'boolean', default: false },
     keycloak: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    against: { type: 'string' },
     plans: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
@@ -167,6 +172,8 @@ interface ServiceUnderTest {
   url: string;
   /** INTERNAL_PORT's listener: the internal calls, as a deployment routes them (api/internalApp.ts). */
   internalUrl: string;
+  /** The checkout it runs, whose API a second API process of the same deployment runs too. */
+  root: string;
   /** Its DATA_DIR: the keys npm start made, which a second API process of the same deployment needs. */
   dataDir: string;
   pid: number;
@@ -178,11 +185,8 @@ interface ServiceUnderTest {
   alive: () => boolean;
 }
 
-/** A run's service, its floors' bare app and its data, set up for one size. */
+/** A run's service and its data, set up for one size. */
 interface OpenRun {
-  started: number;
-  baseline: Child;
-  baselineUrl: string;
   service: ServiceUnderTest;
   databaseUrl: string;
   seeded: Seeded;
@@ -191,23 +195,26 @@ interface OpenRun {
   membersTenantId: string;
 }
 
-/** The bare Koa app first, alone on the machine, then the service on the size's data (seeded, or kept with --reuse). */
-async function openRun(size: RunSize): Promise<OpenRun> {
-  const started = performance.now();
-  stopping = false;
-  const seededFile = resolve(size.dataDir, 'seeded.json');
-  const reuse = args.reuse && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as SeedCache) : undefined;
-  if (!reuse) await rm(size.dataDir, { recursive: true, force: true });
-  await mkdir(size.dataDir, { recursive: true });
-
+/** The floors' bare Koa app, started first, alone on the machine; every run of one bench shares it. */
+async function startBaseline(): Promise<{ baseline: Child; baselineUrl: string }> {
   const baselinePort = await freePort();
   const baseline = startNode('bench/bareKoa.ts', { PORT: String(baselinePort) }, (code, out) => {
     if (!stopping) log(`bare Koa exited with ${code}: ${out}`);
   });
   children.push(baseline);
   await waitForLine(baseline, /listening (\d+)/, 30_000);
+  return { baseline, baselineUrl: `http://127.0.0.1:${baselinePort}` };
+}
 
-  const service = await startService(reuse, size.dataDir);
+/** The service of a checkout (this one unless named) on the size's data, seeded or kept with --reuse. */
+async function openRun(size: RunSize, root = projectRoot): Promise<OpenRun> {
+  const started = performance.now();
+  const seededFile = resolve(size.dataDir, 'seeded.json');
+  const reuse = args.reuse && existsSync(seededFile) ? (JSON.parse(readFileSync(seededFile, 'utf8')) as SeedCache) : undefined;
+  if (!reuse) await rm(size.dataDir, { recursive: true, force: true });
+  await mkdir(size.dataDir, { recursive: true });
+
+  const service = await startService(reuse, size.dataDir, root);
   const mb = (pid: number) => `${(RssSampler.read(pid).rss / 2 ** 20).toFixed(0)} MB`;
   log(`service ready after ${((performance.now() - started) / 1000).toFixed(1)} s (API pid ${service.apiPid}, RSS ${mb(service.apiPid)}; worker pid ${service.workerPid}, RSS ${mb(service.workerPid)})`);
 
@@ -217,13 +224,16 @@ async function openRun(size: RunSize): Promise<OpenRun> {
   const directories = await benchDirectories(service.url, databaseUrl, active.length > 0 ? active : seeded.tenants, size.directoryUsers);
   const membersTenantId = await membersTenant(databaseUrl, size.members);
   await seedInvitations(databaseUrl, membersTenantId, size.invitations);
-  return { started, baseline, baselineUrl: `http://127.0.0.1:${baselinePort}`, service, databaseUrl, seeded, runId: Date.now().toString(36), directories, membersTenantId };
+  return { service, databaseUrl, seeded, runId: Date.now().toString(36), directories, membersTenantId };
 }
 
 async function main(): Promise<void> {
   if (args.scale) return runScale();
+  if (args.against) return runAgainst(resolve(args.against));
   const size = TABLE_SIZE;
-  const { started: benchStarted, baseline, baselineUrl, service, databaseUrl, seeded, runId, directories, membersTenantId } = await openRun(size);
+  const benchStarted = performance.now();
+  const { baseline, baselineUrl } = await startBaseline();
+  const { service, databaseUrl, seeded, runId, directories, membersTenantId } = await openRun(size);
   const rotatable: string[] = [];
   if (args.plans) {
     log('EXPLAIN (ANALYZE, BUFFERS) of the list and page statements');
@@ -282,6 +292,7 @@ async function main(): Promise<void> {
  */
 async function runScale(): Promise<void> {
   const started = performance.now();
+  const { baseline, baselineUrl } = await startBaseline();
   const sizes: { size: RunSize; run: OpenRun; rows: Scenario[] }[] = [];
   for (const size of SCALE_SIZES) {
     const run = await openRun(size);
@@ -294,7 +305,7 @@ async function runScale(): Promise<void> {
   if (smaller.rows.map((row) => sizeless(row.name)).join('\n') !== larger.rows.map((row) => sizeless(row.name)).join('\n')) {
     throw new Error('the two sizes do not have the same rows');
   }
-  const floors = new Floors(smaller.run.baseline.pid, smaller.run.baselineUrl, smaller.run.seeded);
+  const floors = new Floors(baseline.pid, baselineUrl, smaller.run.seeded);
   await floors.first();
   const measured = new Map<RunSize, MeasuredRow[]>(sizes.map(({ size }) => [size, []]));
   for (let i = 0; i < smaller.rows.length; i += 1) {
@@ -319,8 +330,74 @@ async function runScale(): Promise<void> {
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
+/** One checkout's side of `--against`: its service and data, its rows and what they measured. */
+interface Side {
+  root: string;
+  run: OpenRun;
+  rows: Scenario[];
+  measured: MeasuredRow[];
+}
+
+/**
+ * `--against <checkout>`: every row on this checkout and on another, each on a service and database of its own with
+ * the same volumes, both running; each row run on one and then the other (the order alternating row by row) between
+ * runs of one floor, so the machine's drift falls on both. The second API processes, the export and the append to a
+ * receiver follow, side after side. Then one table: which rows this checkout runs slower.
+ */
+async function runAgainst(otherRoot: string): Promise<void> {
+  const started = performance.now();
+  const { baseline, baselineUrl } = await startBaseline();
+  const sides: Side[] = [];
+  for (const [root, name] of [[projectRoot, 'bench-this'], [otherRoot, 'bench-against']] as const) {
+    const size = { ...TABLE_SIZE, dataDir: dataDirOf(name) };
+    const run = await openRun(size, root);
+    const rotatable: string[] = [];
+    const rows = buildScenarios(run.seeded, rotatable, run.runId, run.membersTenantId, run.directories, run.databaseUrl, size).filter((s) => chosen(s.name));
+    if (rows.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(run.databaseUrl, ROTATABLE_KEYS, run.runId)));
+    sides.push({ root, run, rows, measured: [] });
+  }
+  const [mine, theirs] = sides as [Side, Side];
+  const floors = new Floors(baseline.pid, baselineUrl, mine.run.seeded);
+  await floors.first();
+  for (let i = 0; i < mine.rows.length; i += 1) {
+    for (const side of i % 2 === 0 ? [mine, theirs] : [theirs, mine]) {
+      side.measured.push(...(await runRows([side.rows[i]!], side.run.service, floors, new RssSampler(side.run.service.apiPid))).measured);
+    }
+  }
+  for (const side of sides) {
+    const verify = side.rows.find((s) => s.name === 'verify, valid key');
+    if (verify) side.measured.push(...(await orNotRun(`${side.root}: the second API processes`, () => runVariants(verify, side.run.service, floors))));
+    if (chosen(EXPORT_ROW)) {
+      const exported = await orNotRun(`${side.root}: ${EXPORT_ROW}`, async () => [await runExportRow(side.run.seeded, side.run.service.url, new RssSampler(side.run.service.apiPid))]);
+      // Events a second, against the mean of every fixed-JSON floor run: the same divisor for both sides.
+      side.measured.push(...exported.map((result) => ({ scenario: { name: EXPORT_ROW, connections: 1, duration: 0, warmup: 0, check: () => true, targets: [] }, result })));
+    }
+    if (chosen(APPEND_TO_RECEIVER_ROW)) {
+      side.measured.push(...(await orNotRun(`${side.root}: ${APPEND_TO_RECEIVER_ROW}`, () => runAppendToReceiverRow(side.run.seeded, side.run.service, floors, new RssSampler(side.run.service.apiPid), side.run.runId))));
+    }
+  }
+  await stopAll();
+  const floorMeans = Object.fromEntries((Object.keys(floors.runs) as Floor[]).map((floor) => [floor, meanOf(...floors.runs[floor])])) as Record<Floor, Measured>;
+  const rowsOf = (side: Side): AgainstRow[] =>
+    side.measured.map(({ scenario, result, base, cpu }) => ({ name: scenario.name, result, base: base ?? floorMeans[floorOf(scenario)], rate: scenario.rate, cpuMs: cpu?.total }));
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+  const title = `Tenant Registry benchmark, against another checkout (${quick ? 'quick: tiny volumes, 1 s runs — figures are not meaningful' : 'full'}) — ${machine}`;
+  process.stdout.write(formatAgainstTable(rowsOf(mine), rowsOf(theirs), title, { mine: mine.root, theirs: theirs.root }));
+  log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** A part the other checkout may not have (a route, a second API's keys): its failure is logged, its rows not run. */
+async function orNotRun<T>(what: string, run: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await run();
+  } catch (error) {
+    log(`${what}: not run (${error instanceof Error ? error.message : String(error)})`);
+    return [];
+  }
+}
+
 /** Starts the service as `npm start` does, with its own ports and DATA_DIR, and waits until it is ready. */
-async function startService(reuse: SeedCache | undefined, dataDir: string): Promise<ServiceUnderTest> {
+async function startService(reuse: SeedCache | undefined, dataDir: string, root: string): Promise<ServiceUnderTest> {
   const ports = {
     PORT: await freePort(),
     INTERNAL_PORT: await freePort(),
@@ -332,7 +409,7 @@ async function startService(reuse: SeedCache | undefined, dataDir: string): Prom
   };
   const inspectPort = args['row-profiles'] ? await freePort() : undefined;
   const serviceUrl = `http://127.0.0.1:${ports.PORT}`;
-  log(`starting the service (node scripts/start.ts) in ${dataDir} on port ${ports.PORT}`);
+  log(`starting the service (node scripts/start.ts${root === projectRoot ? '' : ` of ${root}`}) in ${dataDir} on port ${ports.PORT}`);
   let serviceAlive = true;
   const service = startNode(
     'scripts/start.ts',
@@ -369,7 +446,7 @@ async function startService(reuse: SeedCache | undefined, dataDir: string): Prom
       serviceAlive = false;
       if (!stopping) log(`the service exited with ${code}:\n${out}`);
     },
-    { stdoutFile: resolve(dataDir, 'service.log') },
+    { stdoutFile: resolve(dataDir, 'service.log'), root },
   );
   children.push(service);
   await waitForHttp(`${serviceUrl}/readyz`, 180_000, () => serviceAlive);
@@ -377,8 +454,19 @@ async function startService(reuse: SeedCache | undefined, dataDir: string): Prom
   const apiPid = childRunning(service.pid, 'api/main.ts');
   const workerPid = childRunning(service.pid, 'worker/main.ts');
   if (apiPid === undefined || workerPid === undefined) throw new Error('the API or worker process of npm start was not found');
-  const internalUrl = `http://127.0.0.1:${ports.INTERNAL_PORT}`;
-  return { url: serviceUrl, internalUrl, dataDir, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
+  const internalUrl = await internalListener(serviceUrl, `http://127.0.0.1:${ports.INTERNAL_PORT}`);
+  return { url: serviceUrl, internalUrl, root, dataDir, pid: service.pid, apiPid, workerPid, ports, inspectPort, alive: () => serviceAlive };
+}
+
+/** INTERNAL_PORT's listener, or the public one for a checkout from before the internal calls had a listener of their own. */
+async function internalListener(publicUrl: string, internalUrl: string): Promise<string> {
+  try {
+    await fetch(`${internalUrl}/healthz`);
+    return internalUrl;
+  } catch {
+    log(`nothing listens on INTERNAL_PORT: the internal calls go to ${publicUrl}`);
+    return publicUrl;
+  }
 }
 
 /** The seeded volumes: those of the previous run of this mode with --reuse, else seeded now and remembered. */
@@ -647,11 +735,11 @@ async function startVariantApi(
       alive = false;
       if (!stopping && !done.variants) log(`the API of "${variant.name}" exited with ${code}:\n${out}`);
     },
-    { stdoutFile: resolve(service.dataDir, 'variant-api.log') },
+    { stdoutFile: resolve(service.dataDir, 'variant-api.log'), root: service.root },
   );
   children.push(api);
   await waitForHttp(`http://127.0.0.1:${variantPort}/readyz`, 120_000, () => alive);
-  return { api, internalUrl: `http://127.0.0.1:${variantInternalPort}` };
+  return { api, internalUrl: await internalListener(`http://127.0.0.1:${variantPort}`, `http://127.0.0.1:${variantInternalPort}`) };
 }
 
 async function runExportRow(seeded: Seeded, serviceUrl: string, serviceRss: RssSampler): Promise<Measured> {

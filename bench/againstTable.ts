@@ -1,0 +1,73 @@
+import type { LoadResult } from './loadRun.ts';
+
+/**
+ * How far below the other checkout a row may fall before it counts as slower: runs of the same code, interleaved
+ * between runs of one floor, still differ by this much from one row to the next.
+ */
+export const SLOWER_MARGIN = 0.9;
+
+export interface AgainstRow {
+  name: string;
+  result: LoadResult;
+  /** Its floor, run right before and right after it (or the mean of every run of its floor). */
+  base: LoadResult;
+  /** The rate it was offered, for a paced row. */
+  rate?: number;
+  /** CPU ms a request, every process's (the load generator's too). */
+  cpuMs?: number;
+}
+
+/** A paced row that kept up with its offered rate says nothing by its throughput: its CPU a request is its cost. */
+const keptUp = (row: AgainstRow) => row.rate !== undefined && row.result.rps >= 0.95 * row.rate;
+const ratio = (row: AgainstRow) => row.result.rps / row.base.rps;
+
+export type Judgement = { measure: 'throughput' | 'CPU a request'; change: number; slower: boolean };
+
+/**
+ * This checkout's row against the other's: by throughput against each one's floor, or, when both kept up with a paced
+ * rate, by the CPU a request cost (lower is better, so the change is the other's over this one's).
+ */
+export function judge(mine: AgainstRow, theirs: AgainstRow): Judgement | undefined {
+  if (keptUp(mine) && keptUp(theirs)) {
+    if (mine.cpuMs === undefined || theirs.cpuMs === undefined) return undefined;
+    const change = theirs.cpuMs / mine.cpuMs;
+    return { measure: 'CPU a request', change, slower: change < SLOWER_MARGIN };
+  }
+  const change = ratio(mine) / ratio(theirs);
+  return { measure: 'throughput', change, slower: change < SLOWER_MARGIN };
+}
+
+const cpu = (row: AgainstRow | undefined) => (row?.cpuMs === undefined ? '—' : row.cpuMs.toFixed(3));
+
+/**
+ * One Markdown table: each row on this checkout and on the other, their ratios to the floor, the CPU a request, and
+ * whether this checkout is slower by more than SLOWER_MARGIN allows.
+ */
+export function formatAgainstTable(mine: AgainstRow[], theirs: AgainstRow[], title: string, checkouts: { mine: string; theirs: string }): string {
+  const header = ['row', 'this req/s', '×floor', 'against req/s', '×floor', 'CPU ms/req this, against', 'this / against', 'measure', `slower (< ${SLOWER_MARGIN}×)`];
+  const body = mine.map((row) => {
+    const other = theirs.find((candidate) => candidate.name === row.name);
+    const verdict = other ? judge(row, other) : undefined;
+    return [
+      row.name,
+      row.result.rps.toFixed(0),
+      `${ratio(row).toFixed(2)}×`,
+      other ? other.result.rps.toFixed(0) : '—',
+      other ? `${ratio(other).toFixed(2)}×` : '—',
+      `${cpu(row)}, ${cpu(other)}`,
+      verdict ? `${verdict.change.toFixed(2)}×` : '—',
+      verdict?.measure ?? '—',
+      !other ? 'not run against' : !verdict ? 'no CPU measured' : verdict.slower ? 'SLOWER' : 'no',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
+  const numeric = (i: number) => (i >= 1 && i <= 4) || i === 6;
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  const summary = [
+    title,
+    `This checkout: ${checkouts.mine}; against: ${checkouts.theirs}`,
+    'Both served at once on the same volumes, each row run on one then the other (the order alternating) between runs of one floor; a paced row both kept up with is judged by its CPU a request',
+  ];
+  return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
+}
