@@ -29,6 +29,7 @@
  *   --against <checkout>        instead of the table: every row on this checkout and on another checkout of the project
  *                               (its dependencies installed), both served at once on the same volumes, each row on one
  *                               then the other; its table says which rows this checkout runs slower
+ *   --rounds <n>                with --against: every row n times on each side, the order alternating, judged on the means
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
  *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
  *                               installed into .tools/ on first use): its own table
@@ -69,6 +70,7 @@ const { values: args } = parseArgs({
     keycloak: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     against: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
     plans: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
@@ -341,7 +343,7 @@ interface Side {
 /**
  * `--against <checkout>`: every row on this checkout and on another, each on a service and database of its own with
  * the same volumes, both running; each row run on one and then the other (the order alternating row by row) between
- * runs of one floor, so the machine's drift falls on both. The second API processes, the export and the append to a
+ * runs of one floor, so the machine's drift falls on both; `--rounds` repeats that. The second API processes, the export and the append to a
  * receiver follow, side after side. Then one table: which rows this checkout runs slower.
  */
 async function runAgainst(otherRoot: string): Promise<void> {
@@ -359,9 +361,12 @@ async function runAgainst(otherRoot: string): Promise<void> {
   const [mine, theirs] = sides as [Side, Side];
   const floors = new Floors(baseline.pid, baselineUrl, mine.run.seeded);
   await floors.first();
-  for (let i = 0; i < mine.rows.length; i += 1) {
-    for (const side of i % 2 === 0 ? [mine, theirs] : [theirs, mine]) {
-      side.measured.push(...(await runRows([side.rows[i]!], side.run.service, floors, new RssSampler(side.run.service.apiPid))).measured);
+  const rounds = Number(args.rounds);
+  for (let round = 0; round < rounds; round += 1) {
+    for (let i = 0; i < mine.rows.length; i += 1) {
+      for (const side of (i + round) % 2 === 0 ? [mine, theirs] : [theirs, mine]) {
+        side.measured.push(...(await runRows([side.rows[i]!], side.run.service, floors, new RssSampler(side.run.service.apiPid))).measured);
+      }
     }
   }
   for (const side of sides) {
@@ -378,8 +383,19 @@ async function runAgainst(otherRoot: string): Promise<void> {
   }
   await stopAll();
   const floorMeans = Object.fromEntries((Object.keys(floors.runs) as Floor[]).map((floor) => [floor, meanOf(...floors.runs[floor])])) as Record<Floor, Measured>;
+  // A row's rounds as one: the means of its runs, of its floors and of its CPU a request.
   const rowsOf = (side: Side): AgainstRow[] =>
-    side.measured.map(({ scenario, result, base, cpu }) => ({ name: scenario.name, result, base: base ?? floorMeans[floorOf(scenario)], rate: scenario.rate, cpuMs: cpu?.total }));
+    [...Map.groupBy(side.measured, (row) => row.scenario.name).values()].map((runs) => {
+      const { scenario } = runs[0]!;
+      const cpus = runs.flatMap(({ cpu }) => (cpu ? [cpu.total] : []));
+      return {
+        name: scenario.name,
+        result: meanOf(...runs.map((run) => run.result)),
+        base: meanOf(...runs.map((run) => run.base ?? floorMeans[floorOf(scenario)])),
+        rate: scenario.rate,
+        cpuMs: cpus.length === runs.length ? cpus.reduce((sum, ms) => sum + ms, 0) / cpus.length : undefined,
+      };
+    });
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
   const title = `Tenant Registry benchmark, against another checkout (${quick ? 'quick: tiny volumes, 1 s runs — figures are not meaningful' : 'full'}) — ${machine}`;
   process.stdout.write(formatAgainstTable(rowsOf(mine), rowsOf(theirs), title, { mine: mine.root, theirs: theirs.root }));
