@@ -1,3 +1,4 @@
+import { markdownTable } from './markdownTable.ts';
 import type { LoadResult } from './loadRun.ts';
 
 /**
@@ -60,14 +61,10 @@ export function formatAgainstTable(mine: AgainstRow[], theirs: AgainstRow[], tit
       !other ? 'not run against' : !verdict ? 'no CPU measured' : verdict.slower ? 'SLOWER' : 'no',
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
-  const numeric = (i: number) => (i >= 1 && i <= 4) || i === 6;
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   const summary = [
     title,
     `This checkout: ${checkouts.mine}; against: ${checkouts.theirs}`,
     'Both served at once on the same volumes, each row run on one then the other (the order alternating) between runs of one floor; a paced row both kept up with is judged by its CPU a request',
   ];
-  return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
+  return markdownTable(summary, header, body, (i) => (i >= 1 && i <= 4) || i === 6);
 }

@@ -1,3 +1,4 @@
+import { markdownTable } from './markdownTable.ts';
 import type { LoadResult } from './loadRun.ts';
 import type { Volumes } from './seed.ts';
 
@@ -59,15 +60,11 @@ export function formatScaleTable(passes: ScalePass[], title: string): string {
       ownTargets(other),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
-  const numeric = (i: number) => i >= 1 && i <= 5;
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   const summary = [
     title,
     `Smaller: ${sizeOf(smaller)}`,
     `Larger: ${sizeOf(larger)}`,
     'Both sizes served at once, each row run at one size then the other between runs of one floor; cost = ×floor at the smaller size over ×floor at the larger',
   ];
-  return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
+  return markdownTable(summary, header, body, (i) => i >= 1 && i <= 5);
 }

@@ -1,3 +1,4 @@
+import { markdownTable } from './markdownTable.ts';
 import type { LoadResult } from './loadRun.ts';
 
 export interface Row {
@@ -43,10 +44,5 @@ export function formatTable(summary: string[], rows: Row[], rss: RssRow): string
     ];
   });
   body.push([rss.label, '', '', '', '', '', '', '', '', mb(rss.value), ratio(rss.value, rss.base), rss.target, rss.pass ? 'PASS' : 'MISS']);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i]!.length)));
-  const numeric = (i: number) => i >= 1 && i <= 10;
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (numeric(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
-  return `\n${summary.join('\n')}\n\n${[line(header), rule, ...body.map(line)].join('\n')}\n\n`;
+  return markdownTable(summary, header, body, (i) => i >= 1 && i <= 10);
 }

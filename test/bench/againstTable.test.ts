@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatAgainstTable, judge, type AgainstRow } from '../../bench/againstTable.ts';
 import type { LoadResult } from '../../bench/loadRun.ts';
+import { markdownTableCells } from '../support/markdownTableCells.ts';
 
 const result = (rps: number): LoadResult => ({ rps, p50: 1, p99: 2, errors: 0, requests: rps * 10, seconds: 10 });
 const row = (name: string, rps: number, floorRps: number, extra: Partial<AgainstRow> = {}): AgainstRow => ({ name, result: result(rps), base: result(floorRps), ...extra });
-const cells = (table: string, name: string) =>
-  table
-    .split('\n')
-    .find((line) => line.startsWith(`| ${name} `))!
-    .split('|')
-    .slice(1, -1)
-    .map((cell) => cell.trim());
+const cells = markdownTableCells;
 const checkouts = { mine: 'this', theirs: 'that' };
 
 describe('the table against another checkout', () => {

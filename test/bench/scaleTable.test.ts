@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatScaleTable, type ScalePass, type ScaleRow } from '../../bench/scaleTable.ts';
 import type { LoadResult } from '../../bench/loadRun.ts';
+import { markdownTableCells } from '../support/markdownTableCells.ts';
 
 const result = (rps: number): LoadResult => ({ rps, p50: 1, p99: 2, errors: 0, requests: rps * 10, seconds: 10 });
 const row = (name: string, rps: number, floorRps: number, pass = true): ScaleRow => ({ name, result: result(rps), base: result(floorRps), verdicts: [{ label: '>= 0.4× koa', pass }] });
@@ -10,13 +11,7 @@ const pass = (times: number, rows: ScaleRow[]): ScalePass => ({
   directoryUsers: 10_000 * times,
   rows,
 });
-const cells = (table: string, name: string) =>
-  table
-    .split('\n')
-    .find((line) => line.startsWith(`| ${name} `))!
-    .split('|')
-    .slice(1, -1)
-    .map((cell) => cell.trim());
+const cells = markdownTableCells;
 
 describe('the scale table', () => {
   it("judges a row's cost by its ratio to its own floor at each size, so the machine's drift between the passes cancels", () => {
