@@ -30,6 +30,8 @@
  *                               (its dependencies installed), both served at once on the same volumes, each row on one
  *                               then the other; its table says which rows this checkout runs slower
  *   --rounds <n>                with --against: every row n times on each side, the order alternating, judged on the means
+ *   --mine <checkout>           with --against: the checkout judged, instead of this one (a change between two older
+ *                               checkouts, measured by this bench)
  *   --keycloak                  also token issuance with and without the tenant-registry-claims mapper, and a person's
  *                               with the sign-in policy on and off, on the project's Keycloak (JDK 17+ and Maven;
  *                               installed into .tools/ on first use): its own table
@@ -71,6 +73,7 @@ const { values: args } = parseArgs({
     scale: { type: 'boolean', default: false },
     against: { type: 'string' },
     rounds: { type: 'string', default: '1' },
+    mine: { type: 'string' },
     plans: { type: 'boolean', default: false },
     'node-options': { type: 'string' },
     'service-log': { type: 'string' },
@@ -231,7 +234,7 @@ async function openRun(size: RunSize, root = projectRoot): Promise<OpenRun> {
 
 async function main(): Promise<void> {
   if (args.scale) return runScale();
-  if (args.against) return runAgainst(resolve(args.against));
+  if (args.against) return runAgainst(args.mine ? resolve(args.mine) : projectRoot, resolve(args.against));
   const size = TABLE_SIZE;
   const benchStarted = performance.now();
   const { baseline, baselineUrl } = await startBaseline();
@@ -346,11 +349,11 @@ interface Side {
  * runs of one floor, so the machine's drift falls on both; `--rounds` repeats that. The second API processes, the export and the append to a
  * receiver follow, side after side. Then one table: which rows this checkout runs slower.
  */
-async function runAgainst(otherRoot: string): Promise<void> {
+async function runAgainst(myRoot: string, otherRoot: string): Promise<void> {
   const started = performance.now();
   const { baseline, baselineUrl } = await startBaseline();
   const sides: Side[] = [];
-  for (const [root, name] of [[projectRoot, 'bench-this'], [otherRoot, 'bench-against']] as const) {
+  for (const [root, name] of [[myRoot, 'bench-this'], [otherRoot, 'bench-against']] as const) {
     const size = { ...TABLE_SIZE, dataDir: dataDirOf(name) };
     const run = await openRun(size, root);
     const rotatable: string[] = [];
