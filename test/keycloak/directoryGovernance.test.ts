@@ -7,6 +7,7 @@ import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
 import { uniqueSlug } from '../support/testService.ts';
+import { pastBruteForceGuard } from '../support/bruteForceGuard.ts';
 
 /**
  * SPEC-EXTENSIONS §13 against the run's real Keycloak: a directory acts on an account only while its tenant governs
@@ -59,6 +60,9 @@ async function newDirectory(tenant: { id: string }) {
 
 const scimUser = (email: string) => ({ schemas: [USER_SCHEMA], userName: email, name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: email, primary: true }], active: true });
 
+/** How long Keycloak's brute-force guard may hold the account after the admin's update and password reset. */
+const GUARD_MS = 5_000;
+
 const tokenEndpoint = () => `${keycloakContext().realmUrl}/protocol/openid-connect/token`;
 
 /** A real session of the account: its password set and nothing left to do, then a password grant; the refresh token. */
@@ -68,12 +72,14 @@ async function openSession(userId: string, email: string): Promise<string> {
   // The whole representation back: a partial one would drop the registry's attributes.
   await admin.users.update({ id: userId }, { ...user, requiredActions: [], emailVerified: true });
   await admin.users.resetPassword({ id: userId, credential: { type: 'password', value: TEST_PASSWORD, temporary: false } });
-  const response = await fetch(tokenEndpoint(), {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'password', client_id: SESSION_CLIENT_ID, username: email, password: TEST_PASSWORD, scope: 'openid' }),
-  });
-  const body = (await response.json()) as { refresh_token?: string; error?: string; error_description?: string };
-  expect({ status: response.status, error: body.error_description }).toEqual({ status: 200, error: undefined });
+  const { status, body } = await pastBruteForceGuard(async () => {
+    const response = await fetch(tokenEndpoint(), {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', client_id: SESSION_CLIENT_ID, username: email, password: TEST_PASSWORD, scope: 'openid' }),
+    });
+    return { status: response.status, body: (await response.json()) as { refresh_token?: string; error?: string; error_description?: string } };
+  }, GUARD_MS);
+  expect({ status, error: body.error_description }).toEqual({ status: 200, error: undefined });
   return body.refresh_token!;
 }
 

@@ -7,6 +7,7 @@ import { eventually } from '../support/eventually.ts';
 import { keycloakAdmin } from '../support/keycloakAdmin.ts';
 import { keycloakContext, keycloakSettings } from '../support/keycloakContext.ts';
 import { uniqueSlug } from '../support/testService.ts';
+import { pastBruteForceGuard } from '../support/bruteForceGuard.ts';
 
 /**
  * SPEC-EXTENSIONS §15, no false refusal, against the run's real Keycloak: every allowed combination of tenant status
@@ -63,14 +64,6 @@ async function passwordGrantClient(clientId: string): Promise<void> {
 
 type GrantAnswer = { status: number; body: Tokens & { error?: string; error_description?: string } };
 
-/**
- * Keycloak's answer to a sign-in of a user it holds as temporarily disabled. Its brute-force guard (one sign-in of a
- * user at a time) also holds a user for a moment after the user's previous request at the token endpoint, a refused
- * refresh say, until that request's transaction has ended: the password here is always right, so this answer is the
- * guard, and the grant is asked again. A lockout would outlast the deadline and still fail the test.
- */
-const isHeldByBruteForceGuard = (answer: GrantAnswer) => answer.status === 400 && answer.body.error_description === 'Invalid user credentials';
-
 /** The token endpoint's answer to a password grant of `clientId` for the member's organization. */
 async function passwordGrant(member: Member, clientId: string): Promise<GrantAnswer> {
   const ask = async (): Promise<GrantAnswer> => {
@@ -80,11 +73,7 @@ async function passwordGrant(member: Member, clientId: string): Promise<GrantAns
     });
     return { status: response.status, body: (await response.json()) as GrantAnswer['body'] };
   };
-  let answer = await ask();
-  for (const deadline = Date.now() + IN_FORCE_MS; isHeldByBruteForceGuard(answer) && Date.now() < deadline; answer = await ask()) {
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return answer;
+  return pastBruteForceGuard(ask, IN_FORCE_MS);
 }
 
 /** A tenant in `status`, entitled to PRODUCT, and a member of it marked break_glass, in Keycloak too. */
