@@ -35,6 +35,8 @@ export function judge(mine: AgainstRow, theirs: AgainstRow): Judgement | undefin
     return { measure: 'CPU a request', change, slower: change < SLOWER_MARGIN };
   }
   const change = ratio(mine) / ratio(theirs);
+  // A floor that never ran leaves no ratio: unjudged, not "no".
+  if (!Number.isFinite(change)) return undefined;
   return { measure: 'throughput', change, slower: change < SLOWER_MARGIN };
 }
 
@@ -58,7 +60,7 @@ export function formatAgainstTable(mine: AgainstRow[], theirs: AgainstRow[], tit
       `${cpu(row)}, ${cpu(other)}`,
       verdict ? `${verdict.change.toFixed(2)}×` : '—',
       verdict?.measure ?? '—',
-      !other ? 'not run against' : !verdict ? 'no CPU measured' : verdict.slower ? 'SLOWER' : 'no',
+      !other ? 'not run against' : !verdict ? (keptUp(row) && keptUp(other) ? 'no CPU measured' : 'no floor measured') : verdict.slower ? 'SLOWER' : 'no',
     ];
   });
   const summary = [

@@ -384,6 +384,10 @@ async function runAgainst(myRoot: string, otherRoot: string): Promise<void> {
       side.measured.push(...(await orNotRun(`${side.root}: ${APPEND_TO_RECEIVER_ROW}`, () => runAppendToReceiverRow(side.run.seeded, side.run.service, floors, new RssSampler(side.run.service.apiPid), side.run.runId))));
     }
   }
+  // A row judged by the mean of its floor's runs needs one: a floor no row of the selection ran runs once.
+  for (const floor of new Set(sides.flatMap((side) => side.measured.map(({ scenario }) => floorOf(scenario))))) {
+    if (floors.runs[floor].length === 0) await floors.run(floor);
+  }
   await stopAll();
   const floorMeans = Object.fromEntries((Object.keys(floors.runs) as Floor[]).map((floor) => [floor, meanOf(...floors.runs[floor])])) as Record<Floor, Measured>;
   // A row's rounds as one: the means of its runs, of its floors and of its CPU a request.

@@ -10,6 +10,9 @@ export const AUDIT_COLUMNS_METADATA_AS_TEXT =
 export const AUDIT_INSERT_COLUMNS = `action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type,
        target_name, product, metadata, source_ip, user_agent, recorded_by`;
 
+/** Each insert column's type, for a VALUES list that does not take its types from the insert. */
+export const AUDIT_INSERT_TYPES = ['text', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'text', 'text', 'text'];
+
 /** One `?` per insert column, for statements run through the ORM's execute. */
 export const AUDIT_INSERT_PLACEHOLDERS = AUDIT_INSERT_COLUMNS.split(',').map(() => '?').join(', ');
 

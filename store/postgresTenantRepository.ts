@@ -1,5 +1,5 @@
 import type { StoredTenantSettings } from '../domain/tenants/tenantSettings.ts';
-import { AUDIT_INSERT_COLUMNS, auditInsertValues, appendAuditEvent } from './auditEventInsert.ts';
+import { AUDIT_INSERT_COLUMNS, auditInsertValues } from './auditEventInsert.ts';
 import type { TenantLookup } from '../domain/claims/claimsLookup.ts';
 import type { TenantProductRecord } from '../domain/entitlements/tenantProductRecord.ts';
 import type { CachedTenant } from '../domain/reads/tenantCache.ts';
@@ -15,7 +15,7 @@ import { nativePool } from './nativePool.ts';
 import type { Sql } from './sql.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
-import { enqueueActorCommand } from './postgresActorOutbox.ts';
+import { TENANT_PRODUCT_COLUMNS, tenantChangeWrite } from './tenantChangeWrite.ts';
 import { loadTenantSnapshotsBy } from './tenantSnapshotQuery.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
@@ -27,29 +27,12 @@ const TENANT_COLUMNS = `id, slug, name, status, kind, plan, erp_customer_id, pay
   to_char(contract_start, 'YYYY-MM-DD') as contract_start, to_char(contract_end, 'YYYY-MM-DD') as contract_end,
   sales_owner, admin_email, admin_name, settings, created_at, updated_at`;
 
-/** Each field of a tenant record and its column, for the update of a change. */
-const TENANT_COLUMN_OF: { readonly [F in keyof TenantRecord]: string } = {
-  id: 'id',
-  slug: 'slug',
-  name: 'name',
-  status: 'status',
-  kind: 'kind',
-  plan: 'plan',
-  erpCustomerId: 'erp_customer_id',
-  paymentCustId: 'payment_cust_id',
-  trialEndsAt: 'trial_ends_at',
-  trialRemindedFor: 'trial_reminded_for',
-  contractStart: 'contract_start',
-  contractEnd: 'contract_end',
-  salesOwner: 'sales_owner',
-  adminEmail: 'admin_email',
-  adminName: 'admin_name',
-  settings: 'settings',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
+/** A tenant for a change: its columns, its row's version and its entitlements (a JSON array), in one read. */
+const TENANT_WITH_ENTITLEMENTS = `select ${TENANT_COLUMNS}, t.xmin::text as version,
+    coalesce((select json_agg(json_build_object(${TENANT_PRODUCT_COLUMNS.split(', ').map((column) => `'${column}', p.${column}`).join(', ')}) order by p.product)
+                from tenant_products p where p.tenant_id = t.id), '[]') as entitlements
+  from tenants t where t.id = $1`;
 
-const TENANT_PRODUCT_COLUMNS = 'tenant_id, product, enabled, config, expires_at, expiry_announced_for, created_at, updated_at';
 
 interface TenantRow {
   id: string;
@@ -290,44 +273,40 @@ export class PostgresTenantRepository implements TenantRepository {
   }
 
   /**
-   * The row lock serialises concurrent commands on one tenant, so each audit event sees its own before-state. Plain
-   * statements in a transaction of the pool's (nativeTransaction): the entity manager cost the API more than the rest
-   * of the request.
+   * Two statements, each its own transaction: the tenant with its entitlements and its row's version, then the
+   * decided change in one write guarded by that version (store/tenantChangeWrite.ts), so each audit event records
+   * the before-state its change was decided on. A change that lost the race to another is decided again under the
+   * row's lock, in a transaction, where it cannot lose. Round trips were most of the API's CPU a change.
    */
-  change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<TenantChangeWritten<T> | undefined> {
-    return nativeTransaction(this.#orm, async (sql) => {
-      const { rows: [row] } = await sql.query<TenantRow>({ name: 'tenant_for_change', text: `select ${TENANT_COLUMNS} from tenants where id = $1 for update`, values: [id] });
-      if (!row) return undefined;
-      const { rows: products } = await sql.query<TenantProductRow>({
-        name: 'entitlements_for_change',
-        text: `select ${TENANT_PRODUCT_COLUMNS} from tenant_products where tenant_id = $1 order by product`,
-        values: [id],
-      });
-      const change = decide({ ...tenantRowToRecord(row), entitlements: products.map(tenantProductRowToRecord) }, new Date());
-      const update = Object.entries(change.update ?? {}).filter(([, value]) => value !== undefined) as [keyof TenantRecord, unknown][];
-      if (update.length > 0) {
-        // Unnamed: its columns vary with the change.
-        await sql.query(`update tenants set ${update.map(([field], i) => `${TENANT_COLUMN_OF[field]} = $${i + 2}`).join(', ')} where id = $1`, [
-          id,
-          ...update.map(([, value]) => value),
-        ]);
-      }
-      for (const put of change.putEntitlements ?? []) {
-        await sql.query({
-          name: 'entitlement_put',
-          text: `insert into tenant_products (${TENANT_PRODUCT_COLUMNS}) values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)
-                 on conflict (tenant_id, product) do update set enabled = excluded.enabled, config = excluded.config,
-                   expires_at = excluded.expires_at, expiry_announced_for = excluded.expiry_announced_for,
-                   created_at = excluded.created_at, updated_at = excluded.updated_at`,
-          values: [put.tenantId, put.product, put.enabled, JSON.stringify(put.config), put.expiresAt, put.expiryAnnouncedFor, put.createdAt, put.updatedAt],
-        });
-      }
-      if (change.removeEntitlement !== undefined) {
-        await sql.query({ name: 'entitlement_delete', text: 'delete from tenant_products where tenant_id = $1 and product = $2', values: [id, change.removeEntitlement] });
-      }
-      for (const event of change.events ?? []) await appendAuditEvent(sql, event, meta);
-      if (!change.pushClaims) return { result: change.result, claimsChanged: false, handOffs: [] };
-      return { result: change.result, claimsChanged: true, handOffs: [await enqueueActorCommand(sql, id, { kind: 'pushClaims' })] };
+  async change<T>(id: string, meta: RequestMeta, decide: (tenant: LockedTenant, now: Date) => TenantChange<T>): Promise<TenantChangeWritten<T> | undefined> {
+    const unlocked = await this.#decideAndWrite(await nativePool(this.#orm), id, meta, decide, '');
+    if (unlocked !== 'lost') return unlocked;
+    const locked = await nativeTransaction(this.#orm, (sql) => this.#decideAndWrite(sql, id, meta, decide, ' for update of t'));
+    if (locked === 'lost') throw new Error(`tenant ${id} changed under its row lock`);
+    return locked;
+  }
+
+  async #decideAndWrite<T>(
+    sql: Sql,
+    id: string,
+    meta: RequestMeta,
+    decide: (tenant: LockedTenant, now: Date) => TenantChange<T>,
+    lock: '' | ' for update of t',
+  ): Promise<TenantChangeWritten<T> | undefined | 'lost'> {
+    const { rows: [row] } = await sql.query<TenantRow & { version: string; entitlements: TenantProductRow[] | string }>({
+      name: `tenant_for_change${lock ? '_locked' : ''}`,
+      text: `${TENANT_WITH_ENTITLEMENTS}${lock}`,
+      values: [id],
     });
+    if (!row) return undefined;
+    const entitlements = typeof row.entitlements === 'string' ? (JSON.parse(row.entitlements) as TenantProductRow[]) : row.entitlements;
+    const change = decide({ ...tenantRowToRecord(row), entitlements: entitlements.map(tenantProductRowToRecord) }, new Date());
+    const handOff = change.pushClaims ? ({ kind: 'pushClaims' } as const) : undefined;
+    const writes = change.update !== undefined || (change.putEntitlements?.length ?? 0) > 0 || change.removeEntitlement !== undefined || (change.events?.length ?? 0) > 0;
+    if (!writes && handOff === undefined) return { result: change.result, claimsChanged: false, handOffs: [] };
+    const { rows: [written] } = await sql.query<{ written: number; command_id: string | null }>(tenantChangeWrite(id, row.version, change, handOff, meta));
+    if (written!.written === 0) return 'lost';
+    if (handOff === undefined) return { result: change.result, claimsChanged: false, handOffs: [] };
+    return { result: change.result, claimsChanged: true, handOffs: [{ id: Number(written!.command_id), tenantId: id, command: handOff }] };
   }
 }

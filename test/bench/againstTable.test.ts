@@ -15,6 +15,12 @@ describe('the table against another checkout', () => {
     expect(cells(table, 'tenant by id')).toEqual(['tenant by id', '10000', '0.50×', '20000', '0.50×', '—, —', '1.00×', 'throughput', 'no']);
   });
 
+  it('leaves a row whose floor never ran unjudged rather than calling it not slower', () => {
+    const noFloor = (rps: number): AgainstRow => ({ name: 'tenant PATCH', result: result(rps), base: result(Number.NaN) });
+    expect(judge(noFloor(1_000), noFloor(2_000))).toBeUndefined();
+    expect(cells(formatAgainstTable([noFloor(1_000)], [noFloor(2_000)], 'against', checkouts), 'tenant PATCH').at(-1)).toBe('no floor measured');
+  });
+
   it('calls a row slower only below 0.9× of the other checkout', () => {
     const table = formatAgainstTable(
       [row('at the margin', 9_000, 20_000), row('past it', 8_990, 20_000)],

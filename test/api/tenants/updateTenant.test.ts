@@ -57,6 +57,21 @@ describe('PATCH /v1/tenants/{id}', () => {
     expect((await patch(trial.id, { trial_ends_at: new Date(Date.now() - 1000).toISOString() })).status).toBe(400);
   });
 
+  it('concurrent PATCHes of one tenant each record the before-state the one before it left: no change decided on a stale read', async () => {
+    const tenant = await createTenant();
+    const owners = Array.from({ length: 16 }, (_, i) => `owner-${i}@example.com`);
+    const answers = await Promise.all(owners.map((owner) => patch(tenant.id, { sales_owner: owner })));
+    expect(answers.map((a) => a.status)).toEqual(owners.map(() => 200));
+    const changes = ((await events(tenant.id, 'tenant.updated')) as { metadata: { changes: { sales_owner: { old: string | null; new: string } } } }[])
+      .map((e) => e.metadata.changes.sales_owner)
+      .reverse();
+    expect(changes).toHaveLength(owners.length);
+    expect(changes[0]!.old).toBeNull();
+    changes.slice(1).forEach((change, i) => expect(change.old).toBe(changes[i]!.new));
+    expect(new Set(changes.map((c) => c.new))).toEqual(new Set(owners));
+    expect((await service.request('GET', `/v1/tenants/${tenant.id}`)).body.sales_owner).toBe(changes.at(-1)!.new);
+  });
+
   it('a PATCH that changes nothing answers the tenant and records nothing', async () => {
     const tenant = await createTenant();
     expect((await patch(tenant.id, { name: 'Before' })).status).toBe(200);
