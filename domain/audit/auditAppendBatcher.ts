@@ -30,7 +30,9 @@ export class AuditAppendBatcher {
 
   constructor(insert: AuditRepository['insertBatch'], options: { maxInFlight?: number; maxBatch?: number; maxQueued?: number } = {}) {
     this.#insert = insert;
-    this.#maxInFlight = options.maxInFlight ?? 2;
+    // One: the chain head's lock writes batches one after another anyway, and a second batch in flight only waited on
+    // it, halving the batches and adding a lock wait to each.
+    this.#maxInFlight = options.maxInFlight ?? 1;
     this.#maxBatch = options.maxBatch ?? 64;
     this.#maxQueued = options.maxQueued ?? 2_000;
   }
