@@ -7,14 +7,19 @@ export const AUDIT_COLUMNS_METADATA_AS_TEXT =
   'id, action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type, target_name, product, metadata::text as metadata, source_ip, user_agent, created_at, hash, recorded_by';
 
 /** The columns an append writes (id, created_at and hash are the database's), in the order of auditInsertValues. */
-export const AUDIT_INSERT_COLUMNS = `action, tenant_id, project_id, actor_id, actor_name, actor_type, target_id, target_type,
-       target_name, product, metadata, source_ip, user_agent, recorded_by`;
+const AUDIT_INSERT_COLUMN_TYPES = [
+  ['action', 'text'], ['tenant_id', 'uuid'], ['project_id', 'uuid'], ['actor_id', 'text'], ['actor_name', 'text'],
+  ['actor_type', 'text'], ['target_id', 'text'], ['target_type', 'text'], ['target_name', 'text'], ['product', 'text'],
+  ['metadata', 'jsonb'], ['source_ip', 'text'], ['user_agent', 'text'], ['recorded_by', 'text'],
+] as const;
+
+export const AUDIT_INSERT_COLUMNS = AUDIT_INSERT_COLUMN_TYPES.map(([column]) => column).join(', ');
 
 /** Each insert column's type, for a VALUES list that does not take its types from the insert. */
-export const AUDIT_INSERT_TYPES = ['text', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'text', 'text', 'text'];
+export const AUDIT_INSERT_TYPES: readonly string[] = AUDIT_INSERT_COLUMN_TYPES.map(([, type]) => type);
 
 /** One `?` per insert column, for statements run through the ORM's execute. */
-export const AUDIT_INSERT_PLACEHOLDERS = AUDIT_INSERT_COLUMNS.split(',').map(() => '?').join(', ');
+export const AUDIT_INSERT_PLACEHOLDERS = AUDIT_INSERT_COLUMN_TYPES.map(() => '?').join(', ');
 
 export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknown[] {
   return [
@@ -36,7 +41,7 @@ export function auditInsertValues(event: AuditAppend, meta: RequestMeta): unknow
 }
 
 /** The insert's parameters as $1, $2, ... for statements on the pool. */
-const AUDIT_INSERT_PARAMS = AUDIT_INSERT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
+const AUDIT_INSERT_PARAMS = AUDIT_INSERT_COLUMN_TYPES.map((_, i) => `$${i + 1}`).join(', ');
 
 /**
  * Appends one event with the request's source IP and user agent, inside the caller's transaction

@@ -6,12 +6,15 @@ import type { Orm } from './orm.ts';
 import type { Sql } from './sql.ts';
 import { retryDelayMs, type RetryPolicy } from '../domain/retryPolicy.ts';
 
+/** When a hand-off written now falls due for the relay (HAND_OFF_GRACE_SECONDS), as SQL. */
+export const HAND_OFF_DUE_SQL = `now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})`;
+
 /** Records a command for the tenant's actor inside the caller's transaction (see HAND_OFF_GRACE_SECONDS): the row's payload is the command. */
 export async function enqueueActorCommand(sql: Sql, tenantId: string, command: OutboxCommand): Promise<QueuedActorCommand> {
   const { rows } = await sql.query<{ id: string }>({
     name: 'actor_outbox_enqueue',
     text: `insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
-           values ($1, $2, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS})) returning id`,
+           values ($1, $2, ${HAND_OFF_DUE_SQL}) returning id`,
     values: [tenantId, JSON.stringify(command)],
   });
   return { id: Number(rows[0]!.id), tenantId, command };
@@ -23,7 +26,7 @@ export async function enqueueActorCommands(sql: Sql, tenantIds: string[], comman
   const { rows } = await sql.query<{ id: string; tenant_id: string }>({
     name: 'actor_outbox_enqueue_many',
     text: `insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
-           select tenant_id, $2::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) from unnest($1::uuid[]) as tenant_id
+           select tenant_id, $2::jsonb, ${HAND_OFF_DUE_SQL} from unnest($1::uuid[]) as tenant_id
            returning id, tenant_id`,
     values: [tenantIds, JSON.stringify(command)],
   });

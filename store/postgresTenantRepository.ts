@@ -6,7 +6,6 @@ import type { CachedTenant } from '../domain/reads/tenantCache.ts';
 import type { TenantDocument } from '../domain/reads/documentCache.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { AuditAppend } from '../domain/schemas/audit.ts';
-import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
 import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
 import type { LockedTenant, TenantChange, TenantChangeWritten, TenantListFilter, TenantListPosition, TenantRepository } from '../domain/tenants/tenantRepository.ts';
 import type { QueuedActorCommand } from '../domain/changeEffects/changeEffects.ts';
@@ -16,6 +15,7 @@ import type { Sql } from './sql.ts';
 import { nativeTransaction } from './nativeTransaction.ts';
 import type { Orm } from './orm.ts';
 import { TENANT_PRODUCT_COLUMNS, tenantChangeWrite } from './tenantChangeWrite.ts';
+import { HAND_OFF_DUE_SQL } from './postgresActorOutbox.ts';
 import { loadTenantSnapshotsBy } from './tenantSnapshotQuery.ts';
 import { ReadBatcher } from './readBatcher.ts';
 import { listsByTenant } from './listsByTenant.ts';
@@ -32,7 +32,6 @@ const TENANT_WITH_ENTITLEMENTS = `select ${TENANT_COLUMNS}, t.xmin::text as vers
     coalesce((select json_agg(json_build_object(${TENANT_PRODUCT_COLUMNS.split(', ').map((column) => `'${column}', p.${column}`).join(', ')}) order by p.product)
                 from tenant_products p where p.tenant_id = t.id), '[]') as entitlements
   from tenants t where t.id = $1`;
-
 
 interface TenantRow {
   id: string;
@@ -119,7 +118,7 @@ const INSERT_TENANT_WITH_EVENT_AND_HAND_OFF = `
     values ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
   ), hand_off as (
     insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
-    values ($1, $26::jsonb, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}))
+    values ($1, $26::jsonb, ${HAND_OFF_DUE_SQL})
     returning id
   )
   select (select id from hand_off) as command_id`;

@@ -2,7 +2,7 @@ import type { TenantChange } from '../domain/tenants/tenantRepository.ts';
 import type { TenantRecord } from '../domain/tenants/tenantRecord.ts';
 import type { RequestMeta } from '../domain/requestMeta.ts';
 import type { OutboxCommand } from '../domain/tenantActor/tenantActorCommand.ts';
-import { HAND_OFF_GRACE_SECONDS } from '../domain/tenantActor/handOffGrace.ts';
+import { HAND_OFF_DUE_SQL } from './postgresActorOutbox.ts';
 import { AUDIT_INSERT_COLUMNS, AUDIT_INSERT_TYPES, auditInsertValues } from './auditEventInsert.ts';
 
 /** Each field of a tenant record and its column, for the update of a change. */
@@ -81,7 +81,7 @@ export function tenantChangeWrite(id: string, version: string, change: TenantCha
   }
   if (handOff !== undefined) {
     parts.push(`hand_off as (insert into tenant_actor_outbox (tenant_id, payload, next_attempt_at)
-      select id, ${param(JSON.stringify(handOff), 'jsonb')}, now() + make_interval(secs => ${HAND_OFF_GRACE_SECONDS}) from tenant returning id)`);
+      select id, ${param(JSON.stringify(handOff), 'jsonb')}, ${HAND_OFF_DUE_SQL} from tenant returning id)`);
     shape.push('h');
   }
   const handOffId = handOff === undefined ? 'null::bigint' : '(select id from hand_off)';
