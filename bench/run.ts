@@ -102,6 +102,9 @@ const CREATE_DURATION = quick ? 6 : 15;
 const CREATE_RATE = quick ? 10 : 25;
 const CREATE_CONNECTIONS = 16;
 const ROTATION_ROW = 'API key rotation';
+/** Reference rows, not the service (bench/referenceKoa.ts): how near its floor a path needing that part can come. */
+const FRAMED_JSON_ROW = 'reference: JSON-body floor in the service\'s request metrics and access line (no service)';
+const POSTGRES_PAGE_ROW = 'reference: audit page 1 by tenant_id, its statement alone on PostgreSQL (no service)';
 /** Seconds of load under the profiler after a row (`--row-profiles`). */
 const PROFILE_SECONDS = quick ? 1 : 4;
 /** Never-rotated keys made for the rotation row: well above what its warm-up and run use, so no run rotates a key twice. */
@@ -211,6 +214,21 @@ async function startBaseline(): Promise<{ baseline: Child; baselineUrl: string }
   return { baseline, baselineUrl: `http://127.0.0.1:${baselinePort}` };
 }
 
+/**
+ * The reference rows' app (bench/referenceKoa.ts) on the service's database, its access lines in a file as the
+ * service's are: the floor app plus one part of the service each row needs.
+ */
+async function startReferenceApp(databaseUrl: string, dataDir: string): Promise<ServedBy> {
+  const port = await freePort();
+  const app = startNode('bench/referenceKoa.ts', { PORT: String(port), DATABASE_URL: databaseUrl }, (code, out) => {
+    if (!stopping) log(`the reference app exited with ${code}: ${out}`);
+  }, { stdoutFile: resolve(dataDir, 'reference-koa.log') });
+  children.push(app);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/`, 30_000, () => app.process.exitCode === null);
+  return { url, pid: app.pid };
+}
+
 /** The service of a checkout (this one unless named) on the size's data, seeded or kept with --reuse. */
 async function openRun(size: RunSize, root = projectRoot): Promise<OpenRun> {
   const started = performance.now();
@@ -246,7 +264,8 @@ async function main(): Promise<void> {
     await stopAll();
     return;
   }
-  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl, size);
+  const reference = chosen(POSTGRES_PAGE_ROW) || chosen(FRAMED_JSON_ROW) ? await startReferenceApp(databaseUrl, size.dataDir) : undefined;
+  const scenarios = buildScenarios(seeded, rotatable, runId, membersTenantId, directories, databaseUrl, size, reference);
   const selected = scenarios.filter((s) => chosen(s.name));
   // Made only for a run that has the rotation row: with --reuse every run's keys stay in the database.
   if (selected.some((s) => s.name === ROTATION_ROW)) rotatable.push(...(await keysToRotate(databaseUrl, ROTATABLE_KEYS, runId)));
@@ -579,7 +598,7 @@ const urlFor = (service: { url: string; internalUrl: string }, path: string) => 
 
 /** What the bench drives a row's scenario with, against the service's listener for the row's path. */
 const loadOf = (service: ServiceUnderTest, scenario: Scenario) => ({
-  url: urlFor(service, (scenario.requests?.[0] ?? scenario.nextRequest!()).path),
+  url: scenario.servedBy?.url ?? urlFor(service, (scenario.requests?.[0] ?? scenario.nextRequest!()).path),
   connections: scenario.connections,
   check: scenario.check,
   requests: scenario.requests,
@@ -596,10 +615,15 @@ async function warmUp(service: ServiceUnderTest, scenario: Scenario): Promise<vo
   if (scenario.warmup > 0) await drive({ ...loadOf(service, scenario), durationSeconds: scenario.warmup });
 }
 
-/** The service's CPU and the bench's own: the bench process is the load generator, on the same two cores. */
-function cpuOfServiceAndLoad(servicePid: number) {
+/**
+ * The service's CPU and the bench's own: the bench process is the load generator, on the same two cores. A row served
+ * by another app adds that app's.
+ */
+function cpuOfServiceAndLoad(servicePid: number, servedBy?: ServedBy) {
   const { user, system } = process.cpuUsage();
-  return cpuOfTree(servicePid).set(process.pid, { group: 'load generator', seconds: (user + system) / 1e6 });
+  const snapshot = cpuOfTree(servicePid).set(process.pid, { group: 'load generator', seconds: (user + system) / 1e6 });
+  if (servedBy) for (const [pid, cpu] of cpuOfTree(servedBy.pid, 'koa')) snapshot.set(pid, cpu);
+  return snapshot;
 }
 
 /** Each selected row: its floor before, its peak run, its floor after, its effects settled, and its run at half its peak. */
@@ -618,9 +642,9 @@ async function runRows(selected: Scenario[], service: ServiceUnderTest, floors: 
     const pacedFloorOfRow = scenario.pacedFloor && scenario.rate ? await pacedFloor(floors, scenario, scenario.rate) : undefined;
     await warmUp(service, scenario);
     serviceRss.start();
-    const cpuBefore = cpuOfServiceAndLoad(service.pid);
+    const cpuBefore = cpuOfServiceAndLoad(service.pid, scenario.servedBy);
     const result = await drive({ ...load, durationSeconds: scenario.duration });
-    const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(service.pid), result.requests);
+    const cpu = cpuPerRequest(cpuBefore, cpuOfServiceAndLoad(service.pid, scenario.servedBy), result.requests);
     const entry: MeasuredRow = { scenario, result: { ...result, rss: serviceRss.stop() }, cpu, ...(pacedFloorOfRow ? { base: pacedFloorOfRow } : {}) };
     if (pacedFloorOfRow) {
       const floorName = `bare Koa, ${FLOOR_NAMES[floor]}, ${scenario.rate}/s offered over ${scenario.connections} connections (floor of the row below)`;
@@ -995,12 +1019,20 @@ interface Target {
 type Floor = 'koa' | 'json' | 'page';
 const FLOOR_NAMES: Record<Floor, string> = { koa: 'fixed JSON', json: 'JSON body read and parsed', page: 'fixed 50-event page' };
 const floorOf = (scenario: Scenario): Floor => scenario.floor ?? 'koa';
-const isPaired = (scenario: Scenario) => scenario.targets.some((t) => t.ratio);
+const isPaired = (scenario: Scenario) => scenario.servedBy !== undefined || scenario.targets.some((t) => t.ratio);
+
+/** An app other than the service that serves a row: its URL and process. */
+interface ServedBy {
+  url: string;
+  pid: number;
+}
 
 interface Scenario {
   name: string;
   /** The bare Koa floor its ratios compare with (default: fixed JSON). */
   floor?: Floor;
+  /** Served by another app than the service (a reference row, paired with its floor like a row with a ratio target). */
+  servedBy?: ServedBy;
   connections: number;
   duration: number;
   warmup: number;
@@ -1074,12 +1106,15 @@ function buildScenarios(
   directories: { burst: BenchDirectory; read: BenchDirectory },
   databaseUrl: string,
   size: RunSize,
+  reference?: ServedBy,
 ): Scenario[] {
   const kit = scenarioKit(seeded);
   // The audit filters' windows are drawn first, as they always were: the requests after them stay the same.
   const auditFilters = auditFiltersOf(kit, seeded);
   return [
+    ...(reference ? [framedJsonScenario(kit, seeded, reference)] : []),
     ...verifyReadAndClaimsScenarios(kit, seeded, membersTenantId, size),
+    ...(reference ? [postgresPageScenario(kit, seeded, reference)] : []),
     ...auditScenarios(kit, seeded, auditFilters),
     ...writeScenarios(kit, rotatable, runId),
     ...scimScenarios(kit, directories, runId, databaseUrl, size.directoryUsers),
@@ -1221,6 +1256,37 @@ function verifyReadAndClaimsScenarios({ pick, spread, hot, post, get, usable }: 
       pacedFloor: true,
     })),
   ];
+}
+
+/** Verify's body, answered by the JSON-body floor inside the service's request metrics and scope. */
+function framedJsonScenario({ spread, hot, post }: ScenarioKit, seeded: Seeded, servedBy: ServedBy): Scenario {
+  const rnd = random(19);
+  return {
+    name: FRAMED_JSON_ROW,
+    ...hot,
+    servedBy,
+    requests: spread(DISTINCT, () => post('/reference/json-framed', { key: seeded.validKeys[Math.floor(rnd() * seeded.validKeys.length)] })),
+    check: (body) => body.startsWith('{"valid":true'),
+    floor: 'json',
+    targets: [],
+  };
+}
+
+/**
+ * The audit log's first page of a tenant as the reference app reads it: one statement and the join of its answers.
+ * The reference rows draw from pseudo-random sequences of their own, so every other row's requests stay as they were.
+ */
+function postgresPageScenario({ spread, hot }: ScenarioKit, seeded: Seeded, servedBy: ServedBy): Scenario {
+  const rnd = random(63);
+  return {
+    name: POSTGRES_PAGE_ROW,
+    ...hot,
+    servedBy,
+    requests: spread(DISTINCT, () => ({ method: 'GET', path: `/reference/postgres-page?tenant_id=${seeded.tenants[Math.floor(rnd() * seeded.tenants.length)]!.id}` })),
+    check: (body) => body.startsWith('{"items":[{'),
+    floor: 'page',
+    targets: [],
+  };
 }
 
 /** The audit log's pages (first and deep, by each filter) and its appends. */
