@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createApiMetrics } from '../api/apiMetrics.ts';
 import { requestMetrics } from '../api/middleware/requestMetrics.ts';
 import { requestScope } from '../api/middleware/requestScope.ts';
+import { AUDIT_DEFAULT_LIMIT } from '../domain/schemas/audit.ts';
 import { createLogger } from '../platform/logger.ts';
 import { answerJsonBody, VERIFY_LIKE_ANSWER } from './floorAnswers.ts';
 
@@ -16,7 +17,7 @@ import { answerJsonBody, VERIFY_LIKE_ANSWER } from './floorAnswers.ts';
  *   duration histogram, request id and access line at info on stdout), the frame every internal call runs in.
  * Any other path answers the fixed JSON.
  */
-const PAGE = 50;
+const PAGE = AUDIT_DEFAULT_LIMIT;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
 
 const pages = new Koa();

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { waitForHttp } from '../../bench/processes.ts';
 import { freePort } from '../../platform/freePort.ts';
 import { startTestService, type TestService } from '../support/testService.ts';
 
@@ -20,12 +21,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   reference.stdout!.on('data', (chunk: Buffer) => accessLines.push(...chunk.toString().split('\n').filter(Boolean)));
-  for (let tries = 0; ; tries += 1) {
-    const up = await fetch(`${url}/`).then((res) => res.ok, () => false);
-    if (up) break;
-    if (tries > 100) throw new Error('the reference app did not answer');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForHttp(`${url}/`, 10_000, () => reference.exitCode === null);
 });
 afterAll(async () => {
   reference.kill('SIGTERM');
